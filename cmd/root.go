@@ -1,0 +1,71 @@
+// Package cmd wires spcstr's commands with cobra: one file per command, each
+// a thin layer that parses flags and calls the package that does the work.
+// Nothing here exits the process; Execute returns the exit code to main.
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+)
+
+// exitError carries a specific exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// withCode makes a command fail with a specific exit code.
+func withCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+// NewRootCmd builds the command tree. out and errOut are where commands
+// write (tests pass buffers).
+func NewRootCmd(out, errOut io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "spcstr",
+		Short: "Make Claude Code sessions visible and keep them honest",
+		Long: `spcstr records every Claude Code hook event of a project (spcstr hook),
+shows live sessions in a dashboard (spcstr tui, or plain spcstr), enforces
+requirements and the review/test feedback loop, and writes session summaries
+(spcstr export). Run "spcstr init" in a project to register the hooks.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       versionString(),
+	}
+	root.SetOut(out)
+	root.SetErr(errOut)
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.AddCommand(
+		newHookCmd(),
+		newVersionCmd(),
+	)
+	addTUI(root)
+	return root
+}
+
+// Execute runs the command line and returns the process exit code.
+func Execute() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	root := NewRootCmd(os.Stdout, os.Stderr)
+	if err := root.ExecuteContext(ctx); err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			if ee.err != nil && ee.err.Error() != "" {
+				fmt.Fprintln(os.Stderr, "spcstr:", ee.err)
+			}
+			return ee.code
+		}
+		fmt.Fprintln(os.Stderr, "spcstr:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,106 @@
+// Package config owns spcstr's own settings file, .spcstr/config.yaml: log
+// limits, the context window, dry-run, and the sections read by the feedback
+// loop and the strategies. Every key is optional; a missing file means the
+// defaults. The recorder reads it on every hook, so loading is one small
+// file read and parse.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/goccy/go-yaml"
+)
+
+// Config is .spcstr/config.yaml.
+type Config struct {
+	Logs Logs `yaml:"logs"`
+	// ContextWindow is the model's context window in tokens, used for the
+	// context-use percentage (default 200000; "[1m]" models use 1000000).
+	ContextWindow int64 `yaml:"context_window"`
+	// DryRun makes every gate log what it would decide and enforce nothing
+	// (same as SPCSTR_DRY_RUN=1).
+	DryRun bool `yaml:"dry_run"`
+	// The feedback and strategies sections belong to their packages, which
+	// decode them with Section.
+
+	// Raw is the file's bytes, for packages that decode their own section.
+	Raw []byte `yaml:"-"`
+	// Path is where the file was read from ("" when there was none).
+	Path string `yaml:"-"`
+}
+
+// Logs configures .spcstr/logs.
+type Logs struct {
+	// MaxPayloadBytes caps each payload field stored in a log (default
+	// 65536).
+	MaxPayloadBytes int `yaml:"max_payload_bytes"`
+	// MaxBytes rotates a log to <event>.<n>.json once it grows past this
+	// size (default 0: never).
+	MaxBytes int64 `yaml:"max_bytes"`
+}
+
+// Defaults.
+const (
+	DefaultContextWindow   = 200_000
+	DefaultMaxPayloadBytes = 64 << 10
+)
+
+// Default returns the configuration used when there is no file.
+func Default() *Config {
+	return &Config{
+		Logs:          Logs{MaxPayloadBytes: DefaultMaxPayloadBytes},
+		ContextWindow: DefaultContextWindow,
+	}
+}
+
+// Load reads the config file at path. A missing file gives the defaults and
+// no error; a file that does not parse gives the defaults and an error that
+// names the file and line, so that callers can warn and carry on.
+func Load(path string) (*Config, error) {
+	cfg := Default()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return cfg, nil
+		}
+		return cfg, fmt.Errorf("read %s: %w", path, err)
+	}
+	parsed := Default()
+	if err := yaml.Unmarshal(data, parsed); err != nil {
+		return cfg, fmt.Errorf("parse %s: %w", path, err)
+	}
+	if parsed.Logs.MaxPayloadBytes <= 0 {
+		parsed.Logs.MaxPayloadBytes = DefaultMaxPayloadBytes
+	}
+	if parsed.ContextWindow <= 0 {
+		parsed.ContextWindow = DefaultContextWindow
+	}
+	parsed.Raw, parsed.Path = data, path
+	return parsed, nil
+}
+
+// Section decodes one top-level section of the file (e.g. "feedback") into
+// v. It does nothing when the file or the section is absent.
+func (c *Config) Section(name string, v any) error {
+	if len(c.Raw) == 0 {
+		return nil
+	}
+	var all map[string]any
+	if err := yaml.Unmarshal(c.Raw, &all); err != nil {
+		return fmt.Errorf("parse %s: %w", c.Path, err)
+	}
+	sec, ok := all[name]
+	if !ok {
+		return nil
+	}
+	b, err := yaml.Marshal(sec)
+	if err != nil {
+		return fmt.Errorf("%s: section %s: %w", c.Path, name, err)
+	}
+	if err := yaml.UnmarshalWithOptions(b, v, yaml.Strict()); err != nil {
+		return fmt.Errorf("%s: section %s: %w", c.Path, name, err)
+	}
+	return nil
+}

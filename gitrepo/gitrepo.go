@@ -1,0 +1,121 @@
+// Package gitrepo answers the few questions spcstr asks about a git
+// repository (where its top level and common directory are, which branch is
+// checked out) by reading .git files directly. It never runs git: these
+// answers are needed on the hook's hot path, where starting a process would
+// cost more than everything else the hook does.
+package gitrepo
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Repo describes the repository containing a directory.
+type Repo struct {
+	// Top is the work tree's top level.
+	Top string
+	// GitDir is this work tree's git directory (.git, or
+	// .git/worktrees/<name> for a linked worktree).
+	GitDir string
+	// CommonDir is the directory shared by all worktrees (the main .git).
+	CommonDir string
+}
+
+// Find returns the repository containing dir, or false when dir is not inside
+// a git work tree.
+func Find(dir string) (Repo, bool) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return Repo{}, false
+	}
+	for {
+		dotgit := filepath.Join(dir, ".git")
+		if fi, err := os.Stat(dotgit); err == nil {
+			if fi.IsDir() {
+				return Repo{Top: dir, GitDir: dotgit, CommonDir: commonDir(dotgit)}, true
+			}
+			if gd := readGitFile(dotgit); gd != "" {
+				return Repo{Top: dir, GitDir: gd, CommonDir: commonDir(gd)}, true
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return Repo{}, false
+		}
+		dir = parent
+	}
+}
+
+// readGitFile resolves a ".git" file ("gitdir: <path>") as used by linked
+// worktrees and submodules.
+func readGitFile(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	line := strings.TrimSpace(string(b))
+	gd, ok := strings.CutPrefix(line, "gitdir:")
+	if !ok {
+		return ""
+	}
+	gd = strings.TrimSpace(gd)
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(filepath.Dir(path), gd)
+	}
+	return filepath.Clean(gd)
+}
+
+// commonDir follows a worktree git dir's "commondir" file to the shared
+// directory; for a main repository it is gitDir itself.
+func commonDir(gitDir string) string {
+	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	cd := strings.TrimSpace(string(b))
+	if cd == "" {
+		return gitDir
+	}
+	if !filepath.IsAbs(cd) {
+		cd = filepath.Join(gitDir, cd)
+	}
+	return filepath.Clean(cd)
+}
+
+// Branch returns the checked-out branch name ("feature/auth"), "HEAD" for a
+// detached head, or "" when HEAD cannot be read.
+func (r Repo) Branch() string {
+	b, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	b = bytes.TrimSpace(b)
+	if ref, ok := bytes.CutPrefix(b, []byte("ref:")); ok {
+		name := strings.TrimSpace(string(ref))
+		return strings.TrimPrefix(name, "refs/heads/")
+	}
+	return "HEAD"
+}
+
+// BranchFileName turns a branch name into the file-name form the
+// requirements framework uses: "/" becomes "-", and anything outside
+// [A-Za-z0-9_-] becomes "_".
+func BranchFileName(branch string) string {
+	var b strings.Builder
+	for _, r := range branch {
+		switch {
+		case r == '/':
+			b.WriteByte('-')
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "_"
+	}
+	return b.String()
+}

@@ -1,0 +1,125 @@
+package logs
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// DefaultCap is the default size above which a payload field is cut
+// (../shared/SPEC.md §4).
+const DefaultCap = 64 << 10
+
+// Entry is one line of an event log.
+type Entry struct {
+	Timestamp time.Time       `json:"timestamp"`
+	SessionID string          `json:"session_id"`
+	Event     string          `json:"event"`
+	Input     json.RawMessage `json:"input"`
+	Outcome   *Outcome        `json:"outcome,omitempty"`
+	// Truncated maps each payload field that was cut to its original size
+	// in bytes.
+	Truncated map[string]int `json:"truncated,omitempty"`
+}
+
+// Outcome is what spcstr did with an event: the answer it printed (if any),
+// how long the hook took, and its own error (if any).
+type Outcome struct {
+	Answer     json.RawMessage `json:"answer,omitempty"`
+	DurationMS float64         `json:"duration_ms"`
+	Decisions  int             `json:"decisions,omitempty"`
+	Error      string          `json:"error,omitempty"`
+}
+
+// Encode marshals the entry to a single line.
+func (e *Entry) Encode() ([]byte, error) {
+	return json.Marshal(e)
+}
+
+// CapPayload returns raw as a single line of JSON in which every top-level
+// field whose encoded size exceeds limit is replaced by a JSON string holding
+// its first limit bytes (a string field's text, otherwise its JSON text). The
+// returned map gives the original size of each field cut. A payload that is
+// not an object is returned compacted, or as a JSON string when it is not
+// JSON at all.
+func CapPayload(raw []byte, limit int) (json.RawMessage, map[string]int) {
+	raw = bytes.TrimSpace(raw)
+	if limit <= 0 {
+		limit = DefaultCap
+	}
+	var buf bytes.Buffer
+	if !json.Valid(raw) {
+		s := string(raw)
+		if len(s) > limit {
+			s = cut(s, limit)
+		}
+		b, _ := json.Marshal(s)
+		return b, nil
+	}
+	if len(raw) <= limit || raw[0] != '{' {
+		if err := json.Compact(&buf, raw); err != nil {
+			return raw, nil
+		}
+		return buf.Bytes(), nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil { // '{'
+		return raw, nil
+	}
+	var cutSizes map[string]int
+	buf.WriteByte('{')
+	first := true
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		key, _ := tok.(string)
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			break
+		}
+		if !first {
+			buf.WriteByte(',')
+		}
+		first = false
+		k, _ := json.Marshal(key)
+		buf.Write(k)
+		buf.WriteByte(':')
+		if len(val) > limit {
+			if cutSizes == nil {
+				cutSizes = map[string]int{}
+			}
+			cutSizes[key] = len(val)
+			text := string(val)
+			if len(val) > 0 && val[0] == '"' {
+				var s string
+				if json.Unmarshal(val, &s) == nil {
+					text = s
+				}
+			}
+			b, _ := json.Marshal(cut(text, limit))
+			buf.Write(b)
+			continue
+		}
+		_ = json.Compact(&buf, val)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), cutSizes
+}
+
+// cut shortens s to at most n bytes on a rune boundary and says how much
+// was left out.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	m := n
+	for m > 0 && !utf8.RuneStart(s[m]) {
+		m--
+	}
+	return s[:m] + "… [" + strconv.Itoa(len(s)-m) + " bytes truncated by spcstr]"
+}

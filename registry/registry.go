@@ -1,0 +1,131 @@
+// Package registry owns the session registry (~/.claude/sessions.json, seed
+// 000 §4), shared with the Python requirements framework: which Claude Code
+// sessions are running, keyed by their 8-character id, with the pid of the
+// Claude Code process used to tell live sessions from stale ones.
+// SPCSTR_REGISTRY overrides its path.
+package registry
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dylan-gluck/spcstr/jsonfile"
+)
+
+// File is the registry document.
+type File struct {
+	Version  string           `json:"version"`
+	Sessions map[string]Entry `json:"sessions"`
+}
+
+// Entry is one registered session. Times are Unix seconds, as the Python
+// framework writes them.
+type Entry struct {
+	PID        int     `json:"pid"`
+	PPID       int     `json:"ppid"`
+	ProjectDir string  `json:"project_dir"`
+	Branch     string  `json:"branch"`
+	StartedAt  float64 `json:"started_at"`
+	LastActive float64 `json:"last_active"`
+	// SessionID is the full id (spcstr's addition; the key is shortened).
+	SessionID string `json:"session_id,omitempty"`
+}
+
+// Path returns the registry path: $SPCSTR_REGISTRY, else
+// ~/.claude/sessions.json.
+func Path(getenv func(string) string) string {
+	if p := getenv("SPCSTR_REGISTRY"); p != "" {
+		return p
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".claude", "sessions.json")
+}
+
+// ShortID normalizes a session id to the framework's 8-character key:
+// "cad0ac4d-3933-45ad-9a1c-14aec05bb940" → "cad0ac4d".
+func ShortID(id string) string {
+	id = strings.ReplaceAll(id, "-", "")
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// Register adds or refreshes a session and drops entries whose Claude Code
+// process is gone.
+func Register(ctx context.Context, path, sessionID string, e Entry, alive func(pid int) bool) error {
+	var f File
+	return jsonfile.Update(ctx, path, &f, func(fresh bool, _ error) (bool, error) {
+		if fresh || f.Sessions == nil {
+			f = File{Version: "1.0", Sessions: map[string]Entry{}}
+		}
+		for k, old := range f.Sessions {
+			if old.PPID > 0 && !alive(old.PPID) {
+				delete(f.Sessions, k)
+			}
+		}
+		key := ShortID(sessionID)
+		if old, ok := f.Sessions[key]; ok && old.StartedAt > 0 {
+			e.StartedAt = old.StartedAt
+		}
+		e.SessionID = sessionID
+		f.Sessions[key] = e
+		return true, nil
+	})
+}
+
+// Remove deletes a session's entry.
+func Remove(ctx context.Context, path, sessionID string) error {
+	var f File
+	return jsonfile.Update(ctx, path, &f, func(fresh bool, _ error) (bool, error) {
+		key := ShortID(sessionID)
+		if _, ok := f.Sessions[key]; !ok {
+			return false, nil
+		}
+		delete(f.Sessions, key)
+		return true, nil
+	})
+}
+
+// Load reads the registry without locking (it is replaced atomically). A
+// missing or unreadable registry is empty: the registry is advisory.
+func Load(path string) File {
+	var f File
+	data, err := os.ReadFile(path)
+	if err != nil || jsonfile.Decode(data, &f) != nil || f.Sessions == nil {
+		return File{Version: "1.0", Sessions: map[string]Entry{}}
+	}
+	return f
+}
+
+// Lookup returns the entry for a full or short session id.
+func (f File) Lookup(sessionID string) (Entry, bool) {
+	e, ok := f.Sessions[ShortID(sessionID)]
+	return e, ok
+}
+
+// Alive reports whether a process with this pid exists (signal 0).
+func Alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	err = p.Signal(syscall.Signal(0))
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// Now returns t as Unix seconds with sub-second precision.
+func Now(t time.Time) float64 {
+	return float64(t.UnixNano()) / 1e9
+}

@@ -1,0 +1,127 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/dylan-gluck/spcstr/gitrepo"
+)
+
+// DirName is the name of spcstr's folder in a project.
+const DirName = ".spcstr"
+
+// Layout locates everything spcstr keeps under one project's .spcstr/
+// (../shared/SPEC.md §2). Paths are built only from validated names, so
+// nothing it returns escapes the .spcstr folder.
+type Layout struct {
+	// Root is the project root (the folder holding .spcstr/).
+	Root string
+}
+
+// Dir returns <root>/.spcstr.
+func (l Layout) Dir() string { return filepath.Join(l.Root, DirName) }
+
+// Exists reports whether the project has a .spcstr folder.
+func (l Layout) Exists() bool {
+	fi, err := os.Stat(l.Dir())
+	return err == nil && fi.IsDir()
+}
+
+// SessionsDir returns <root>/.spcstr/sessions.
+func (l Layout) SessionsDir() string { return filepath.Join(l.Dir(), "sessions") }
+
+// LogsDir returns <root>/.spcstr/logs.
+func (l Layout) LogsDir() string { return filepath.Join(l.Dir(), "logs") }
+
+// ConfigPath returns <root>/.spcstr/config.yaml.
+func (l Layout) ConfigPath() string { return filepath.Join(l.Dir(), "config.yaml") }
+
+// SessionDir returns the folder of one session. It fails for an id that
+// ValidSessionID rejects.
+func (l Layout) SessionDir(id string) (string, error) {
+	if !ValidSessionID(id) {
+		return "", fmt.Errorf("%w: %q", ErrInvalidSessionID, Truncate(id, 80))
+	}
+	return filepath.Join(l.SessionsDir(), id), nil
+}
+
+// StatePath returns the state.json path of one session.
+func (l Layout) StatePath(id string) (string, error) {
+	d, err := l.SessionDir(id)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, StateFile), nil
+}
+
+// FeedbackPath returns the feedback-loop.json path of one session.
+func (l Layout) FeedbackPath(id string) (string, error) {
+	d, err := l.SessionDir(id)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "feedback-loop.json"), nil
+}
+
+// LogPath returns the log file for a snake_case log name ("pre_tool_use",
+// "decisions", "rejected").
+func (l Layout) LogPath(snake string) string {
+	return filepath.Join(l.LogsDir(), snake+".json")
+}
+
+// StateFile is the name of a session's state file.
+const StateFile = "state.json"
+
+// ErrInvalidSessionID is returned for a session id that may not be used in a
+// path.
+var ErrInvalidSessionID = errors.New("invalid session id")
+
+var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// ValidSessionID reports whether id may name a folder under .spcstr/sessions:
+// it must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$, which also rules out "."
+// and "..", separators, NUL and absolute paths.
+func ValidSessionID(id string) bool {
+	return sessionIDPattern.MatchString(id)
+}
+
+// Truncate cuts s to at most n bytes without splitting a UTF-8 sequence.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// FindRoot picks the project root for a hook payload (../shared/SPEC.md §2):
+// projectDir ($CLAUDE_PROJECT_DIR) when set; otherwise the nearest ancestor
+// of cwd holding .spcstr/; otherwise the git top level of cwd; otherwise cwd.
+func FindRoot(projectDir, cwd string) string {
+	if projectDir != "" {
+		return filepath.Clean(projectDir)
+	}
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	cwd = filepath.Clean(cwd)
+	for d := cwd; ; {
+		if fi, err := os.Stat(filepath.Join(d, DirName)); err == nil && fi.IsDir() {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if repo, ok := gitrepo.Find(cwd); ok {
+		return repo.Top
+	}
+	return cwd
+}

@@ -1,0 +1,318 @@
+package state
+
+import (
+	"time"
+)
+
+// SchemaVersion is the version of the state.json schema written by this
+// build. Readers accept older versions; fields are only ever added.
+const SchemaVersion = 1
+
+// Session statuses (../shared/SPEC.md §3).
+const (
+	StatusWorking    = "working"     // after a prompt or tool event
+	StatusWaiting    = "waiting"     // after Stop: the user has the floor
+	StatusNeedsInput = "needs_input" // a permission or idle prompt is showing
+	StatusEnded      = "ended"       // after SessionEnd
+)
+
+// Session is one session's state.json: seed 003's schema field for field,
+// plus the additive fields of ../shared/SPEC.md §3.
+type Session struct {
+	Version       int       `json:"version"`
+	SessionID     string    `json:"session_id"`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
+	SessionActive bool      `json:"session_active"`
+	Status        string    `json:"status"`
+	EndReason     string    `json:"end_reason,omitempty"`
+
+	ProjectDir     string `json:"project_dir"`
+	Branch         string `json:"branch,omitempty"`
+	Cwd            string `json:"cwd,omitempty"`
+	TranscriptPath string `json:"transcript_path,omitempty"`
+	Model          string `json:"model,omitempty"`
+	PermissionMode string `json:"permission_mode,omitempty"`
+
+	// Agents lists the names of agents running now.
+	Agents        []string `json:"agents"`
+	AgentsHistory []Agent  `json:"agents_history"`
+
+	Files         Files          `json:"files"`
+	ToolsUsed     map[string]int `json:"tools_used"`
+	Errors        []Error        `json:"errors"`
+	Prompts       []Prompt       `json:"prompts"`
+	Notifications []Notification `json:"notifications"`
+	Todos         []Todo         `json:"todos,omitempty"`
+	Tasks         []Task         `json:"tasks,omitempty"`
+
+	Tokens      Tokens  `json:"tokens"`
+	Compactions int     `json:"compactions"`
+	Starts      []Start `json:"starts"`
+
+	// EventCounts counts every event received, by CamelCase name.
+	EventCounts map[string]int `json:"event_counts"`
+	LastEvent   string         `json:"last_event,omitempty"`
+	LastEventAt time.Time      `json:"last_event_at,omitzero"`
+
+	// Activity counts events per minute (the most recent three hours), for
+	// the dashboard's sparkline.
+	Activity []MinuteCount `json:"activity,omitempty"`
+
+	// Transcript is the recorder's read position in the transcript.
+	Transcript TranscriptCursor `json:"transcript_cursor,omitzero"`
+
+	// Gates holds per-gate bookkeeping the recorder keeps across hooks
+	// (the consecutive Stop-block guard of ../shared/SPEC.md §8).
+	Gates map[string]GateState `json:"gates,omitempty"`
+
+	// Notes holds one-per-session flags ("warned about invalid config").
+	Notes map[string]bool `json:"notes,omitempty"`
+}
+
+// Agent is one subagent invocation (agents_history entry).
+type Agent struct {
+	// Name is the agent's type as requested (seed 003's field).
+	Name        string         `json:"name"`
+	AgentID     string         `json:"agent_id,omitempty"`
+	AgentType   string         `json:"agent_type,omitempty"`
+	Description string         `json:"description,omitempty"`
+	ToolUseID   string         `json:"tool_use_id,omitempty"`
+	Background  bool           `json:"background"`
+	StartedAt   time.Time      `json:"started_at"`
+	CompletedAt *time.Time     `json:"completed_at,omitempty"`
+	Status      string         `json:"status,omitempty"` // running, completed, failed
+	Result      string         `json:"result,omitempty"` // PASS or FAIL when a marker was found
+	Marker      string         `json:"marker,omitempty"` // REVIEW_APPROVED, TESTS_FAILED, ...
+	ToolsUsed   map[string]int `json:"tools_used,omitempty"`
+	DurationMS  float64        `json:"duration_ms,omitempty"`
+	TotalTokens int64          `json:"total_tokens,omitempty"`
+}
+
+// Agent statuses.
+const (
+	AgentRunning   = "running"
+	AgentCompleted = "completed"
+	AgentFailed    = "failed"
+)
+
+// Running reports whether the agent has not completed.
+func (a *Agent) Running() bool { return a.CompletedAt == nil }
+
+// Files lists paths touched in the session, each once, in first-seen order,
+// relative to the project root when inside it.
+type Files struct {
+	New    []string `json:"new"`
+	Edited []string `json:"edited"`
+	Read   []string `json:"read"`
+}
+
+// Error is one entry of errors[]. Type is "tool_failure", "tool_error",
+// "stop_failure" or "spcstr" (spcstr's own failures).
+type Error struct {
+	Timestamp time.Time      `json:"timestamp"`
+	Type      string         `json:"type"`
+	Message   string         `json:"message"`
+	Context   map[string]any `json:"context,omitempty"`
+}
+
+// Error types.
+const (
+	ErrorToolFailure = "tool_failure"
+	ErrorTool        = "tool_error"
+	ErrorStopFailure = "stop_failure"
+	ErrorSpcstr      = "spcstr"
+)
+
+// Prompt is one user prompt. Kind is "task-notification" for the prompts
+// Claude Code injects when a background agent finishes.
+type Prompt struct {
+	Timestamp time.Time `json:"timestamp"`
+	Prompt    string    `json:"prompt"`
+	Kind      string    `json:"kind,omitempty"`
+	PromptID  string    `json:"prompt_id,omitempty"`
+	Truncated bool      `json:"truncated,omitempty"`
+}
+
+// PromptKindTaskNotification marks prompts injected for finished background
+// agents.
+const PromptKindTaskNotification = "task-notification"
+
+// Notification is one Notification event.
+type Notification struct {
+	Timestamp time.Time `json:"timestamp"`
+	Message   string    `json:"message"`
+	Type      string    `json:"type,omitempty"`
+	Title     string    `json:"title,omitempty"`
+}
+
+// Todo is one TodoWrite entry (the latest list replaces the previous one).
+type Todo struct {
+	Content    string `json:"content"`
+	Status     string `json:"status"`
+	ActiveForm string `json:"activeForm,omitempty"`
+}
+
+// Task is one TaskCreate/TaskUpdate task, with its latest status.
+type Task struct {
+	ID          string    `json:"id"`
+	Subject     string    `json:"subject,omitempty"`
+	Description string    `json:"description,omitempty"`
+	Status      string    `json:"status,omitempty"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+// Tokens is token use read from the transcript. Input, Output, CacheRead and
+// CacheCreation are session totals (each API message counted once);
+// ContextUsed is the context size of the latest main-chain request.
+type Tokens struct {
+	Input         int64 `json:"input"`
+	Output        int64 `json:"output"`
+	CacheRead     int64 `json:"cache_read"`
+	CacheCreation int64 `json:"cache_creation"`
+	ContextUsed   int64 `json:"context_used"`
+	ContextWindow int64 `json:"context_window"`
+}
+
+// ContextPercent returns context use as a percentage of the window (0 when
+// unknown).
+func (t Tokens) ContextPercent() float64 {
+	if t.ContextWindow <= 0 {
+		return 0
+	}
+	return float64(t.ContextUsed) * 100 / float64(t.ContextWindow)
+}
+
+// Start is one SessionStart (startup, resume, clear, compact, fork).
+type Start struct {
+	Source string    `json:"source"`
+	At     time.Time `json:"at"`
+}
+
+// TranscriptCursor remembers how far the transcript has been read, and the
+// usage counted for the most recent message ids so that a message whose
+// lines straddle two reads is counted once, with its last line winning.
+type TranscriptCursor struct {
+	Path   string         `json:"path,omitempty"`
+	Offset int64          `json:"offset,omitempty"`
+	Recent []MessageUsage `json:"recent,omitempty"`
+}
+
+// MessageUsage is the usage counted for one API message id.
+type MessageUsage struct {
+	ID            string `json:"id"`
+	Input         int64  `json:"input"`
+	Output        int64  `json:"output"`
+	CacheRead     int64  `json:"cache_read"`
+	CacheCreation int64  `json:"cache_creation"`
+}
+
+// MinuteCount is the number of events received in one minute (Minute is
+// Unix time / 60).
+type MinuteCount struct {
+	Minute int64 `json:"minute"`
+	Count  int   `json:"count"`
+}
+
+// GateState is the recorder's bookkeeping for one gate.
+type GateState struct {
+	// StopBlocks counts consecutive Stop blocks without progress.
+	StopBlocks int `json:"stop_blocks,omitempty"`
+	// ToolsAtBlock is the session's completed tool count at the last block;
+	// a higher count at the next Stop is progress.
+	ToolsAtBlock int `json:"tools_at_block,omitempty"`
+}
+
+// New returns the initial state of a session.
+func New(id, projectDir string, now time.Time) *Session {
+	return &Session{
+		Version:       SchemaVersion,
+		SessionID:     id,
+		CreatedAt:     now,
+		UpdatedAt:     now,
+		SessionActive: true,
+		Status:        StatusWaiting,
+		ProjectDir:    projectDir,
+		Agents:        []string{},
+		AgentsHistory: []Agent{},
+		Files:         Files{New: []string{}, Edited: []string{}, Read: []string{}},
+		ToolsUsed:     map[string]int{},
+		Errors:        []Error{},
+		Prompts:       []Prompt{},
+		Notifications: []Notification{},
+		Starts:        []Start{},
+		EventCounts:   map[string]int{},
+	}
+}
+
+// Normalize fills nil collections of a state read from disk (an older or
+// hand-edited file) so that code can append without checks.
+func (s *Session) Normalize() {
+	if s.Agents == nil {
+		s.Agents = []string{}
+	}
+	if s.AgentsHistory == nil {
+		s.AgentsHistory = []Agent{}
+	}
+	if s.Files.New == nil {
+		s.Files.New = []string{}
+	}
+	if s.Files.Edited == nil {
+		s.Files.Edited = []string{}
+	}
+	if s.Files.Read == nil {
+		s.Files.Read = []string{}
+	}
+	if s.ToolsUsed == nil {
+		s.ToolsUsed = map[string]int{}
+	}
+	if s.Errors == nil {
+		s.Errors = []Error{}
+	}
+	if s.Prompts == nil {
+		s.Prompts = []Prompt{}
+	}
+	if s.Notifications == nil {
+		s.Notifications = []Notification{}
+	}
+	if s.Starts == nil {
+		s.Starts = []Start{}
+	}
+	if s.EventCounts == nil {
+		s.EventCounts = map[string]int{}
+	}
+}
+
+// ToolCalls returns the number of completed tool calls.
+func (s *Session) ToolCalls() int {
+	n := 0
+	for _, c := range s.ToolsUsed {
+		n += c
+	}
+	return n
+}
+
+// FindAgent returns the history entry with the given agent id, or nil.
+func (s *Session) FindAgent(agentID string) *Agent {
+	if agentID == "" {
+		return nil
+	}
+	for i := range s.AgentsHistory {
+		if s.AgentsHistory[i].AgentID == agentID {
+			return &s.AgentsHistory[i]
+		}
+	}
+	return nil
+}
+
+// Note records a one-per-session flag and reports whether it was new.
+func (s *Session) Note(key string) bool {
+	if s.Notes[key] {
+		return false
+	}
+	if s.Notes == nil {
+		s.Notes = map[string]bool{}
+	}
+	s.Notes[key] = true
+	return true
+}

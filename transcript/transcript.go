@@ -1,0 +1,161 @@
+// Package transcript reads token use from a Claude Code session transcript
+// (~/.claude/projects/<slug>/<session>.jsonl) incrementally: each call reads
+// only the bytes appended since the previous call, counts each API message
+// once (Claude Code writes one line per content block, each repeating the
+// message's usage, and earlier lines may carry partial output counts: the
+// last line of a message wins), and skips synthetic messages. The rules are
+// those of ../shared/protocol.md §8.
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+// recentKeep bounds how many message ids the cursor remembers for
+// last-line-wins corrections.
+const recentKeep = 32
+
+// maxRead bounds how much of a transcript one call reads, so that a hook
+// arriving at a long resumed transcript does not stall; the rest is read by
+// the following hooks.
+const maxRead = 32 << 20
+
+// Update reads the transcript at path from the cursor's offset, adds the
+// usage of new or changed messages to tokens, and advances the cursor. A
+// missing transcript (it does not exist yet at SessionStart) is not an error.
+// A transcript that shrank or changed path is read again from the start.
+func Update(path string, cur *state.TranscriptCursor, tokens *state.Tokens) error {
+	if path == "" {
+		return nil
+	}
+	if cur.Path != path {
+		if cur.Path != "" {
+			// A different transcript (e.g. resumed elsewhere): keep totals,
+			// start reading the new file from its beginning.
+			cur.Recent = nil
+		}
+		cur.Path, cur.Offset = path, 0
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return fmt.Errorf("open transcript: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("stat transcript: %w", err)
+	}
+	if fi.Size() < cur.Offset {
+		cur.Offset, cur.Recent = 0, nil
+	}
+	if fi.Size() == cur.Offset {
+		return nil
+	}
+	if _, err := f.Seek(cur.Offset, io.SeekStart); err != nil {
+		return fmt.Errorf("seek transcript: %w", err)
+	}
+	br := bufio.NewReaderSize(io.LimitReader(f, maxRead), 64<<10)
+	pos := cur.Offset
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A long line (tool output): skip it whole; it holds no usage
+			// we need unless it is an assistant line, so read it fully.
+			full := append([]byte(nil), line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				full = append(full, line...)
+			}
+			line = full
+		}
+		if err != nil {
+			// Incomplete last line: leave it for the next call.
+			break
+		}
+		pos += int64(len(line))
+		countLine(line, cur, tokens)
+	}
+	cur.Offset = pos
+	return nil
+}
+
+type line struct {
+	Type        string `json:"type"`
+	IsSidechain bool   `json:"isSidechain"`
+	Message     struct {
+		ID    string `json:"id"`
+		Model string `json:"model"`
+		Usage *struct {
+			Input         int64 `json:"input_tokens"`
+			Output        int64 `json:"output_tokens"`
+			CacheRead     int64 `json:"cache_read_input_tokens"`
+			CacheCreation int64 `json:"cache_creation_input_tokens"`
+		} `json:"usage"`
+	} `json:"message"`
+}
+
+var assistantMark = []byte(`"assistant"`)
+
+func countLine(raw []byte, cur *state.TranscriptCursor, tokens *state.Tokens) {
+	if !bytes.Contains(raw, assistantMark) || !bytes.Contains(raw, []byte(`"usage"`)) {
+		return
+	}
+	var l line
+	if json.Unmarshal(raw, &l) != nil || l.Type != "assistant" || l.Message.Usage == nil {
+		return
+	}
+	if l.Message.Model == "<synthetic>" {
+		return
+	}
+	u := state.MessageUsage{
+		ID:            l.Message.ID,
+		Input:         l.Message.Usage.Input,
+		Output:        l.Message.Usage.Output,
+		CacheRead:     l.Message.Usage.CacheRead,
+		CacheCreation: l.Message.Usage.CacheCreation,
+	}
+	prev := state.MessageUsage{}
+	found := false
+	if u.ID != "" {
+		for i := range cur.Recent {
+			if cur.Recent[i].ID == u.ID {
+				prev, found = cur.Recent[i], true
+				cur.Recent[i] = u
+				break
+			}
+		}
+	}
+	if !found {
+		cur.Recent = append(cur.Recent, u)
+		if len(cur.Recent) > recentKeep {
+			cur.Recent = cur.Recent[len(cur.Recent)-recentKeep:]
+		}
+	}
+	tokens.Input += u.Input - prev.Input
+	tokens.Output += u.Output - prev.Output
+	tokens.CacheRead += u.CacheRead - prev.CacheRead
+	tokens.CacheCreation += u.CacheCreation - prev.CacheCreation
+	if !l.IsSidechain {
+		tokens.ContextUsed = u.Input + u.CacheRead + u.CacheCreation
+	}
+}
+
+// ContextWindow returns the context window size for a model id: 1,000,000
+// for the long-context variants ("...[1m]"), otherwise def.
+func ContextWindow(model string, def int64) int64 {
+	if bytes.Contains([]byte(model), []byte("[1m]")) {
+		return 1_000_000
+	}
+	return def
+}
