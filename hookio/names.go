@@ -60,7 +60,9 @@ const maxNameLen = 64
 // SnakeName converts an event name in either spelling ("PostToolUseFailure" or
 // "post_tool_use_failure") to the snake_case used for log file names. It
 // returns "" when the name cannot safely be used as a file name: empty, too
-// long, or containing anything but letters, digits and underscores.
+// long, or containing anything but letters, digits and underscores. A
+// trailing or doubled underscore is refused too: CamelName drops
+// underscores, so "stop_" would otherwise become the event "Stop".
 func SnakeName(name string) string {
 	if name == "" || len(name) > maxNameLen {
 		return ""
@@ -87,7 +89,7 @@ func SnakeName(name string) string {
 		}
 	}
 	s := b.String()
-	if s[0] < 'a' || s[0] > 'z' {
+	if s[0] < 'a' || s[0] > 'z' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
 		return ""
 	}
 	return s
