@@ -490,24 +490,41 @@ func countActivity(s *state.Session, now time.Time) {
 }
 
 // rel makes a tool's file path relative to the project root when it is
-// inside it. Windows paths (C:\..., and Git Bash's /c/...) are compared
-// case-insensitively with forward slashes.
+// inside it. Absolute paths are cleaned first ("root/src/../a.go" is
+// "a.go", "root/../x" is outside). Windows paths (C:\..., and Git Bash's
+// /c/... when the other side is a C:\ path) are compared case-insensitively
+// with forward slashes; other paths are compared exactly, as the file
+// systems they come from are case-sensitive.
 func (a *applier) rel(p string) string {
 	if p == "" {
 		return ""
 	}
 	root := a.root
-	if r, ok := strings.CutPrefix(p, root+string(filepath.Separator)); ok && root != "" {
-		return r
+	if filepath.IsAbs(p) {
+		p = filepath.Clean(p)
 	}
-	if p == root {
-		return "."
+	if root != "" {
+		if p == root {
+			return "."
+		}
+		if r, ok := strings.CutPrefix(p, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator)); ok {
+			return r
+		}
+	}
+	if !isWindowsPath(p) && !isWindowsPath(root) {
+		return p
 	}
 	np, nr := winNorm(p), winNorm(root)
 	if nr != "" && strings.HasPrefix(strings.ToLower(np), strings.ToLower(nr)+"/") {
 		return np[len(nr)+1:]
 	}
 	return p
+}
+
+// isWindowsPath reports whether p is written the Windows way: a drive
+// letter ("C:") or a backslash.
+func isWindowsPath(p string) bool {
+	return (len(p) >= 2 && p[1] == ':' && isLetter(p[0])) || strings.Contains(p, `\`)
 }
 
 func winNorm(p string) string {
