@@ -148,9 +148,10 @@ func TestRunLogEntry(t *testing.T) {
 	}
 }
 
+// (The 10 MB prompt goes through the real binary in TestHostileInput.)
 func TestRunCapsHugePrompt(t *testing.T) {
 	p := newProject(t)
-	huge := strings.Repeat("z", 10<<20)
+	huge := strings.Repeat("z", 2<<20)
 	p.run([]byte(withSID(prompt(huge))), "")
 	e := p.log("user_prompt_submit")[0]
 	tr, _ := e["truncated"].(map[string]any)
