@@ -254,18 +254,6 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("rejected: %v", reasons)
-	if os.Getenv("DEBUG_SIZES") != "" {
-		for _, p := range projects {
-			ids, _ := p.layout().SessionIDs()
-			for _, id := range ids {
-				sp, _ := p.layout().StatePath(id)
-				fi, _ := os.Stat(sp)
-				if fi.Size() > 100<<10 {
-					t.Logf("state %s: %d KB", id, fi.Size()>>10)
-				}
-			}
-		}
-	}
 	t.Logf("corpus: %d payloads from %d files: %d logged, %d rejected", len(items), len(order), logged, rejected)
 	if logged+rejected != len(items) {
 		t.Errorf("%d payloads in, %d logged + %d rejected", len(items), logged, rejected)
