@@ -237,3 +237,20 @@ func TestWorktreesShareState(t *testing.T) {
 		t.Errorf("second worktree's state: %v", err)
 	}
 }
+
+func TestLocateOutsideGit(t *testing.T) {
+	root := t.TempDir()
+	loc := requirements.Locate(root)
+	if loc.Branch != requirements.NoGitBranch || loc.Path != filepath.Join(root, ".spcstr", "requirements", "default.json") {
+		t.Errorf("outside git: %+v", loc)
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("0123456789abcdef0123456789abcdef01234567\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if loc := requirements.Locate(root); loc.Branch != "HEAD" || filepath.Base(loc.Path) != "HEAD.json" {
+		t.Errorf("detached: %+v", loc)
+	}
+}
