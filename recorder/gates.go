@@ -2,6 +2,7 @@ package recorder
 
 import (
 	"github.com/dylan-gluck/spcstr/gate"
+	"github.com/dylan-gluck/spcstr/requirements"
 )
 
 // DefaultGates builds the gates that may answer Claude Code for a project:
@@ -10,5 +11,6 @@ import (
 // without configuration pays only for checking that the files are absent.
 func DefaultGates(setup gate.Setup) []gate.Gate {
 	var gates []gate.Gate
+	gates = append(gates, requirements.NewGate(setup))
 	return gates
 }
