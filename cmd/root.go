@@ -45,6 +45,9 @@ requirements and the review/test feedback loop, and writes session summaries
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(
 		newHookCmd(),
+		newInitCmd(),
+		newUninstallCmd(),
+		newDoctorCmd(),
 		newVersionCmd(),
 	)
 	addTUI(root)
