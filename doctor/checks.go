@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -101,7 +102,7 @@ func checkBinary(_ context.Context, env *Env) []Finding {
 			out = append(out, Finding{Severity: Error, Path: from[i].Path,
 				Message: fmt.Sprintf("%s registers %q but %s does not exist: the hooks fail and nothing is recorded", where, h.Command, prog),
 				Fix:     "run spcstr init again with the spcstr you want the hooks to run"})
-		case fi.IsDir() || fi.Mode().Perm()&0o111 == 0:
+		case fi.IsDir() || runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0:
 			out = append(out, Finding{Severity: Error, Path: from[i].Path,
 				Message: fmt.Sprintf("%s registers %q but %s is not an executable file", where, h.Command, prog),
 				Fix:     "run spcstr init again with the spcstr you want the hooks to run"})
@@ -367,8 +368,9 @@ func checkGitignore(ctx context.Context, env *Env) []Finding {
 // (younger ones may belong to a write in progress).
 const tempFileAge = time.Minute
 
-// checkTempFiles: temporary files of atomic writes (renameio names them
-// ".<target name><random digits>") that an interrupted process left behind.
+// checkTempFiles: temporary files of atomic writes that an interrupted
+// process left behind: renameio names them ".<target name><random digits>",
+// the Windows writers ".<target name>.tmp-<random digits>".
 func checkTempFiles(_ context.Context, env *Env) []Finding {
 	var out []Finding
 	walk(env.Layout().Dir(), func(path string, d fs.DirEntry) {
@@ -389,8 +391,8 @@ func checkTempFiles(_ context.Context, env *Env) []Finding {
 	return out
 }
 
-// isTempName recognises renameio's temporary names: "." + a .json or .yaml
-// file name + decimal digits.
+// isTempName recognises those temporary names: "." + a .json or .yaml
+// file name + (".tmp-" or nothing) + decimal digits.
 func isTempName(name string) bool {
 	if !strings.HasPrefix(name, ".") {
 		return false
@@ -399,5 +401,6 @@ func isTempName(name string) bool {
 	if len(base) == len(name)-1 {
 		return false
 	}
+	base = strings.TrimSuffix(base, ".tmp-")
 	return strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".yaml")
 }

@@ -20,7 +20,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/google/renameio/v2"
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/dylan-gluck/spcstr/hookio"
@@ -221,12 +220,12 @@ func (d *Document) Save() (backup string, err error) {
 	}
 	if d.Exists {
 		backup = d.Path + BackupSuffix
-		if err := renameio.WriteFile(backup, d.orig, perm); err != nil {
+		if err := WriteFileAtomic(backup, d.orig, perm); err != nil {
 			return "", fmt.Errorf("back up %s: %w", d.Path, err)
 		}
 	}
 	data := d.Bytes()
-	if err := renameio.WriteFile(target, data, perm); err != nil {
+	if err := WriteFileAtomic(target, data, perm); err != nil {
 		return backup, fmt.Errorf("write %s: %w", d.Path, err)
 	}
 	d.orig, d.Exists, d.dirty = data, true, false
@@ -237,4 +236,34 @@ func (d *Document) Save() (backup string, err error) {
 // not a boolean.
 func (d *Document) Bool(key string) (value, set bool) {
 	return d.root.get(key).boolean()
+}
+
+// WriteFileAtomic replaces path with data: a temp file in the same folder
+// (".<name>.tmp-<random>"), fsynced, given perm, then renamed over path, so
+// readers (Claude Code watches its settings files) see the old file or the
+// new one, never half of one. It works the same on Windows, where
+// renameio does not build and os.Rename replaces in one step.
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+	}
+	return err
 }

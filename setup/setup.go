@@ -14,8 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/dylan-gluck/spcstr/settings"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -135,6 +133,10 @@ func Init(opts Options) (*Result, error) {
 		}
 	}
 	r.Files = append(r.Files, fr)
+	if !opts.Global && !opts.Command.OnPath && !change.Empty() {
+		r.Notes = append(r.Notes, fmt.Sprintf("%s is usually committed, and an absolute path works only on this machine: "+
+			"for a shared file, put spcstr on PATH and run spcstr init again", r.Rel(target)))
+	}
 	for _, other := range others {
 		od, err := settings.Load(other)
 		if err != nil {
@@ -297,7 +299,11 @@ func (r *Result) gitignore(dryRun bool) error {
 	if dryRun {
 		return nil
 	}
-	if err := renameio.WriteFile(path, updated, 0o644); err != nil {
+	perm := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	if err := settings.WriteFileAtomic(path, updated, perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

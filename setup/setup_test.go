@@ -202,6 +202,18 @@ func TestInitNotesOtherRegistration(t *testing.T) {
 	_ = root
 }
 
+func TestInitNotesAbsolutePathInSharedFile(t *testing.T) {
+	_, opts := project(t)
+	opts.Command = settings.HookCommand{Program: "/x/spcstr", Line: "/x/spcstr hook"}
+	res, err := Init(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "works only on this machine") {
+		t.Errorf("notes = %q", res.Notes)
+	}
+}
+
 func TestUninstall(t *testing.T) {
 	root, opts := project(t)
 	orig := `{
