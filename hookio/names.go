@@ -43,8 +43,10 @@ const (
 	PostModelSwitch     = "PostModelSwitch"
 )
 
-// KnownEvents lists every event spcstr registers in settings.json, in the
-// order Claude Code's documentation lists them.
+// KnownEvents lists every event Claude Code 2.1.330 accepts in settings.json
+// (the harness's 33 minus Setup-like duplicates are all here), in the order
+// its documentation lists them; PreModelSwitch and PostModelSwitch are
+// accepted by 2.1.330 though not yet documented.
 var KnownEvents = []string{
 	SessionStart, Setup, InstructionsLoaded, UserPromptSubmit, UserPromptExpansion,
 	MessageDisplay, PreToolUse, PermissionRequest, PermissionDenied, PostToolUse,
@@ -52,6 +54,7 @@ var KnownEvents = []string{
 	TaskCreated, TaskCompleted, Stop, StopFailure, TeammateIdle, ConfigChange,
 	CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove,
 	PreCompact, PostCompact, Elicitation, ElicitationResult, SessionEnd,
+	PreModelSwitch, PostModelSwitch,
 }
 
 // maxNameLen bounds event names used in file names.
