@@ -43,10 +43,10 @@ const (
 	PostModelSwitch     = "PostModelSwitch"
 )
 
-// KnownEvents lists every event Claude Code 2.1.330 accepts in settings.json
-// (the harness's 33 minus Setup-like duplicates are all here), in the order
-// its documentation lists them; PreModelSwitch and PostModelSwitch are
-// accepted by 2.1.330 though not yet documented.
+// KnownEvents lists the 33 events Claude Code 2.1.330 accepts in
+// settings.json, in the order its documentation lists them, followed by
+// PreModelSwitch and PostModelSwitch (accepted by 2.1.330, not yet
+// documented).
 var KnownEvents = []string{
 	SessionStart, Setup, InstructionsLoaded, UserPromptSubmit, UserPromptExpansion,
 	MessageDisplay, PreToolUse, PermissionRequest, PermissionDenied, PostToolUse,
