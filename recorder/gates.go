@@ -1,7 +1,9 @@
 package recorder
 
 import (
+	"github.com/dylan-gluck/spcstr/feedback"
 	"github.com/dylan-gluck/spcstr/gate"
+	"github.com/dylan-gluck/spcstr/strategy"
 )
 
 // DefaultGates builds the gates that may answer Claude Code for a project:
@@ -10,5 +12,7 @@ import (
 // without configuration pays only for checking that the files are absent.
 func DefaultGates(setup gate.Setup) []gate.Gate {
 	var gates []gate.Gate
+	gates = append(gates, feedback.Gates(setup)...)
+	gates = append(gates, strategy.Gates(setup)...)
 	return gates
 }
