@@ -327,7 +327,7 @@ func (r *run) guardStops(s *state.Session, source string, verdicts []gate.Verdic
 			if v.Decision == gate.Block && !v.DryRun {
 				v.Decision = gate.Allow
 				v.Escalated = true
-				v.Reason = "escalated: " + v.Reason
+				v.Reason = "escalated:" + v.Reason
 				v.SystemMessage = fmt.Sprintf("spcstr: %s blocked %d stops in a row without progress, so this stop is allowed. Still unmet:\n%s",
 					source, maxStopBlocks, v.Message)
 			}
