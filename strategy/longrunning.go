@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"sync"
 	"strings"
 	"time"
 
@@ -221,10 +222,14 @@ func (s *longRunning) preCompact(ctx context.Context, in *gate.Input) error {
 	})
 }
 
-var gitCommitPattern = regexp.MustCompile(`(^|[;&|(]\s*)git(\s+-\S+(\s+\S+)?)*\s+commit\b`)
+// gitCommitPattern is compiled on first use: a regexp compiled at package
+// init would cost every hook call, most of which never need it.
+var gitCommitPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[;&|(]\s*)git(\s+-\S+(\s+\S+)?)*\s+commit\b`)
+})
 
 func (s *longRunning) trackCommit(ctx context.Context, in *gate.Input) error {
-	if !gitCommitPattern.MatchString(in.Event.Input().Command) || in.Event.Response().ErrorText() != "" {
+	if !gitCommitPattern().MatchString(in.Event.Input().Command) || in.Event.Response().ErrorText() != "" {
 		return nil
 	}
 	var st lrState
