@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"sync"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/gate"
