@@ -126,7 +126,13 @@ func TestProblems(t *testing.T) {
 		{"one event missing", func(f *fixture) {
 			f.edit(settings.ProjectFile(f.root), func(d *settings.Document) {
 				d.Uninstall()
-				d.Install(settings.HookCommand{Program: "spcstr", Line: "spcstr hook"}, settings.Events()[:len(settings.Events())-1])
+				var all []string
+				for _, e := range settings.Events() {
+					if e != hookio.SessionEnd {
+						all = append(all, e)
+					}
+				}
+				d.Install(settings.HookCommand{Program: "spcstr", Line: "spcstr hook"}, all)
 			})
 		}, "hooks", Error, "not registered for 1 event(s): SessionEnd"},
 		{"hidden behind a matcher", func(f *fixture) {
@@ -136,6 +142,17 @@ func TestProblems(t *testing.T) {
 			})
 			f.write(settings.LocalFile(f.root), hooksJSON(hookio.SessionStart, "startup", "spcstr hook"))
 		}, "hooks", Warning, `runs only when matcher "startup" matches`},
+		{"invalid requirement", func(f *fixture) {
+			f.write(filepath.Join(f.root, ".claude", "requirements.yaml"),
+				"requirements:\n  commit_plan:\n    enabled: true\n    scope: forever\n")
+		}, "requirements", Warning, `"commit_plan"`},
+		{"conflicting strategies", func(f *fixture) {
+			f.write(filepath.Join(f.root, ".spcstr", "config.yaml"),
+				"strategies:\n  clean-state:\n    require_files: [README.md]\n  long-running: {}\n")
+		}, "strategies", Error, "clean-state and long-running both block at Stop"},
+		{"unusable feedback section", func(f *fixture) {
+			f.write(filepath.Join(f.root, ".spcstr", "config.yaml"), "feedback:\n  enabled: true\n  no_such_key: 1\n")
+		}, "feedback", Error, "no_such_key"},
 		{"disableAllHooks in the local file", func(f *fixture) {
 			f.write(settings.LocalFile(f.root), `{"disableAllHooks": true}`)
 		}, "hooks", Error, `"disableAllHooks": true`},
