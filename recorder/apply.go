@@ -209,25 +209,24 @@ func (a *applier) postTool(s *state.Session) {
 	in := ev.Input()
 	resp := ev.Response()
 	switch ev.ToolName {
+	// SPEC §3: a Write that creates is new, any other Write and every
+	// Edit/MultiEdit/NotebookEdit is edited, also for a file created
+	// earlier in the session (it was created, then changed).
 	case "Write":
 		p := a.rel(in.FilePath)
 		if resp.Type == "create" {
 			addFile(&s.Files.New, p)
-		} else if !contains(s.Files.New, p) {
+		} else {
 			addFile(&s.Files.Edited, p)
 		}
 	case "Edit", "MultiEdit":
-		if p := a.rel(in.FilePath); !contains(s.Files.New, p) {
-			addFile(&s.Files.Edited, p)
-		}
+		addFile(&s.Files.Edited, a.rel(in.FilePath))
 	case "NotebookEdit":
 		path := in.NotebookPath
 		if path == "" {
 			path = in.FilePath
 		}
-		if p := a.rel(path); !contains(s.Files.New, p) {
-			addFile(&s.Files.Edited, p)
-		}
+		addFile(&s.Files.Edited, a.rel(path))
 	case "Read":
 		addFile(&s.Files.Read, a.rel(in.FilePath))
 	case "TodoWrite":
