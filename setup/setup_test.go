@@ -71,7 +71,7 @@ func TestInitFreshProject(t *testing.T) {
 	if err := res.WriteInit(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"Hook command: spcstr hook", "Created .claude/settings.json: spcstr runs on 30 events", "Not registered: WorktreeCreate", "Added .spcstr/ to .gitignore"} {
+	for _, s := range []string{"Hook command: spcstr hook", "Created .claude/settings.json: spcstr runs on 32 events", "Not registered: WorktreeCreate", "Added .spcstr/ to .gitignore"} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("output lacks %q:\n%s", s, out.String())
 		}
@@ -262,7 +262,7 @@ func TestUninstall(t *testing.T) {
 	}
 	var out bytes.Buffer
 	_ = res.WriteUninstall(&out)
-	for _, s := range []string{"Removed spcstr from 30 events in .claude/settings.json", "Removed spcstr from 1 event in .claude/settings.local.json", "kept .spcstr/"} {
+	for _, s := range []string{"Removed spcstr from 32 events in .claude/settings.json", "Removed spcstr from 1 event in .claude/settings.local.json", "kept .spcstr/"} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("output lacks %q:\n%s", s, out.String())
 		}
