@@ -46,6 +46,7 @@ requirements and the review/test feedback loop, and writes session summaries
 	root.AddCommand(
 		newHookCmd(),
 		newVersionCmd(),
+		newDemoCmd(),
 	)
 	addTUI(root)
 	return root
