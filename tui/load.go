@@ -125,8 +125,8 @@ func waitChangeCmd(ctx context.Context, w *watch.Watcher) tea.Cmd {
 	}
 }
 
-func tickCmd() tea.Cmd {
-	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+func tickCmd(d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
 func actionCmd(ctx context.Context, act requirements.Action, req requirements.Request, name, done string) tea.Cmd {

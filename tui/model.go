@@ -112,6 +112,8 @@ type Model struct {
 	ready       bool
 	watchErr    string
 	watching    bool
+	// tick is the clock's period (0: no clock; tests).
+	tick time.Duration
 }
 
 // New builds the dashboard's model. Nothing is read until Init's commands
@@ -131,6 +133,7 @@ func New(ctx context.Context, opt Options) Model {
 		sums: map[string]data.Summary{}, alive: map[int]bool{},
 		offsets: data.Offsets{}, tailAgain: map[string]bool{}, ring: map[string][]data.Event{},
 		backfilled: map[string]bool{}, loadAgain: map[string]bool{},
+		tick: time.Second,
 	}
 	m.help.Styles = help.DefaultStyles(true)
 	m.list.SetFocused(true)
@@ -145,7 +148,9 @@ func (m Model) Init() tea.Cmd {
 		listingCmd(m.opt.Layout),
 		registryCmd(m.opt.RegistryPath, m.opt.Alive),
 		tailStartCmd(m.opt.Layout),
-		tickCmd(),
+	}
+	if m.tick > 0 {
+		cmds = append(cmds, tickCmd(m.tick))
 	}
 	if !m.opt.NoWatch {
 		cmds = append(cmds, watchStartCmd(watch.Options{
@@ -248,7 +253,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status, m.statusUntil = "", time.Time{}
 		}
 		m.det.Refresh(m.now())
-		cmds = append(cmds, tickCmd())
+		if m.tick > 0 {
+			cmds = append(cmds, tickCmd(m.tick))
+		}
 		if m.regOK {
 			cmds = append(cmds, aliveCmd(m.reg, m.opt.Alive))
 		}
@@ -453,9 +460,9 @@ func mergeEvents(a, b []data.Event, n int) []data.Event {
 	out := make([]data.Event, 0, len(a)+len(b))
 	out = append(out, a...)
 	out = append(out, b...)
-	if len(a) > 0 && len(b) > 0 && b[0].At.Before(a[len(a)-1].At) {
-		data.SortEvents(out)
+	if len(a) > 0 && len(b) > 0 && !b[0].At.After(a[len(a)-1].At) {
 		out = dedupe(out)
+		data.SortEvents(out)
 	}
 	if len(out) > n {
 		out = out[len(out)-n:]
@@ -463,12 +470,16 @@ func mergeEvents(a, b []data.Event, n int) []data.Event {
 	return out
 }
 
+// dedupe drops repeated events (the same entry read by the startup tail and
+// by a history search).
 func dedupe(evs []data.Event) []data.Event {
+	seen := make(map[data.Event]bool, len(evs))
 	out := evs[:0]
-	for i, e := range evs {
-		if i > 0 && e == evs[i-1] {
+	for _, e := range evs {
+		if seen[e] {
 			continue
 		}
+		seen[e] = true
 		out = append(out, e)
 	}
 	return out

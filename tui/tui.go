@@ -88,7 +88,7 @@ func Run(ctx context.Context, opt Options, in io.Reader, out io.Writer) error {
 		popts = append(popts, tea.WithOutput(out))
 	}
 	if m.opt.NoColor {
-		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
+		popts = append(popts, tea.WithColorProfile(colorprofile.ASCII))
 	}
 	p := tea.NewProgram(m, popts...)
 	final, err := p.Run()

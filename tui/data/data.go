@@ -105,7 +105,11 @@ func LoadSession(l state.Layout, id string, modTime time.Time) (Summary, *state.
 		case errors.Is(err, fs.ErrNotExist):
 			sum.Damaged = "no state.json yet"
 		default:
-			sum.Damaged = "state.json unreadable: " + oneLine(err.Error(), 200)
+			msg := err.Error()
+			if p, perr := l.StatePath(id); perr == nil {
+				msg = strings.ReplaceAll(msg, p+": ", "")
+			}
+			sum.Damaged = "state.json unreadable: " + oneLine(msg, 200)
 		}
 		return sum, nil
 	}
