@@ -34,8 +34,8 @@ type (
 		reg   registry.File
 		alive map[int]bool
 	}
-	aliveMsg  struct{ alive map[int]bool }
-	tailMsg   struct {
+	aliveMsg struct{ alive map[int]bool }
+	tailMsg  struct {
 		evs     []data.Event
 		offsets data.Offsets
 		initial bool

@@ -32,7 +32,7 @@ type Phase struct {
 
 // Domain is one row: a domain and its three phases.
 type Domain struct {
-	Name                           string
+	Name                          string
 	Review, TestPlanning, Testing Phase
 }
 

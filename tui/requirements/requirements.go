@@ -76,7 +76,7 @@ type Actions struct {
 // KeyMap is the pane's keys. Satisfy and Clear are reserved for the
 // requirements feature: until its Actions are wired they say so.
 type KeyMap struct {
-	Up, Down                               key.Binding
+	Up, Down                             key.Binding
 	SatisfySession, SatisfyBranch, Clear key.Binding
 }
 
@@ -100,7 +100,9 @@ func DefaultKeyMap(wired bool) KeyMap {
 }
 
 // ShortHelp implements help.KeyMap.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.SatisfySession, k.SatisfyBranch, k.Clear} }
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.SatisfySession, k.SatisfyBranch, k.Clear}
+}
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {

@@ -31,7 +31,7 @@ const rowHeight = 2
 // KeyMap is the list's key bindings.
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Filter, ClearFilter, AcceptFilter      key.Binding
+	Filter, ClearFilter, AcceptFilter       key.Binding
 }
 
 // DefaultKeyMap returns the list's bindings.
