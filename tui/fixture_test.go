@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -97,6 +98,22 @@ func (f *fixture) log(t testing.TB, event, id string, at time.Time, input map[st
 	if err := logs.Append(context.Background(), f.layout.LogPath(snake), b, logs.Options{}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+var (
+	hugeOnce sync.Once
+	hugeJSON []byte
+)
+
+// hugeState is the JSON of a session whose prompt is 10 MB (encoded once).
+func hugeState() []byte {
+	hugeOnce.Do(func() {
+		huge := state.New(idHuge, "/home/dev/server", ago(time.Hour))
+		huge.Status, huge.UpdatedAt, huge.LastEventAt = state.StatusWaiting, ago(50*time.Minute), ago(50*time.Minute)
+		huge.Prompts = []state.Prompt{{Timestamp: ago(time.Hour), Prompt: strings.Repeat("a very long prompt ", 10<<20/19)}}
+		hugeJSON, _ = json.Marshal(huge)
+	})
+	return hugeJSON
 }
 
 func ago(d time.Duration) time.Time { return fixedNow.Add(-d) }
@@ -209,11 +226,11 @@ func (f *fixture) damage(t testing.TB) {
 	d, _ := f.layout.SessionDir(idNoState)
 	os.MkdirAll(d, 0o755)
 	os.Chtimes(d, ago(time.Minute), ago(time.Minute))
-	huge := state.New(idHuge, root, ago(time.Hour))
-	huge.ProjectDir = "/home/dev/server"
-	huge.Status, huge.UpdatedAt, huge.LastEventAt = state.StatusWaiting, ago(50*time.Minute), ago(50*time.Minute)
-	huge.Prompts = []state.Prompt{{Timestamp: ago(time.Hour), Prompt: strings.Repeat("a very long prompt ", 10<<20/19)}}
-	f.writeState(t, huge)
+	hp, _ := f.layout.StatePath(idHuge)
+	os.MkdirAll(filepath.Dir(hp), 0o755)
+	if err := os.WriteFile(hp, hugeState(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	f.register(t, idHuge, alivePID)
 	f.log(t, "Stop", idHuge, ago(50*time.Minute), map[string]any{"stop_hook_active": false})
 	lp := f.layout.LogPath("stop")

@@ -29,8 +29,10 @@ const (
 	// allSize is how many events are kept across sessions.
 	allSize = 500
 	// historyBytes bounds the backwards search of each log for a selected
-	// session's older events.
-	historyBytes = 4 << 20
+	// session's older events; historyWant is how many events in the tail
+	// make the search unnecessary.
+	historyBytes = 1 << 20
+	historyWant  = 50
 )
 
 func listingCmd(l state.Layout) tea.Cmd {

@@ -112,6 +112,7 @@ type Model struct {
 	ready       bool
 	watchErr    string
 	watching    bool
+	tailed      bool // the startup tail has been read
 	// tick is the clock's period (0: no clock; tests).
 	tick time.Duration
 }
@@ -448,7 +449,8 @@ func (m *Model) applyTail(msg tailMsg) []tea.Cmd {
 	m.all = mergeEvents(m.all, msg.evs, allSize)
 	m.showEvents()
 	if msg.initial {
-		return nil
+		m.tailed = true
+		return m.historyIfNeeded()
 	}
 	m.tailBusy = false
 	return m.tailMore()
@@ -533,10 +535,20 @@ func (m *Model) selectionChanged() []tea.Cmd {
 	cmds := []tea.Cmd{m.loadReq(), m.loadFeedback()}
 	sum := m.sums[id]
 	cmds = append(cmds, summariesCmd(m.opt.Layout, []data.Listing{{ID: id, ModTime: sum.LastAt}}, id, nil, false, false))
-	if !m.backfilled[id] && len(m.ring[id]) < ringSize {
-		cmds = append(cmds, historyCmd(m.opt.Layout, id))
-	}
+	cmds = append(cmds, m.historyIfNeeded()...)
 	return cmds
+}
+
+// historyIfNeeded looks further back in the logs for the selected session
+// when the startup tail held few of its events (once per session, and only
+// after the startup tail was read).
+func (m *Model) historyIfNeeded() []tea.Cmd {
+	id := m.selected
+	if id == "" || !m.tailed || m.backfilled[id] || len(m.ring[id]) >= historyWant {
+		return nil
+	}
+	m.backfilled[id] = true
+	return []tea.Cmd{historyCmd(m.opt.Layout, id)}
 }
 
 func (m *Model) showDetail() {

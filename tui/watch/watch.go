@@ -77,7 +77,7 @@ type Options struct {
 	// RequirementsDir is the requirements folder ("" or missing: skipped).
 	RequirementsDir string
 	// Debounce is how long a burst must be quiet before it is delivered
-	// (default 30 ms); MaxDelay bounds the wait in a continuous burst
+	// (default 15 ms); MaxDelay bounds the wait in a continuous burst
 	// (default 100 ms).
 	Debounce, MaxDelay time.Duration
 }
@@ -97,7 +97,7 @@ type Watcher struct {
 // when they are created.
 func Start(opt Options) (*Watcher, error) {
 	if opt.Debounce <= 0 {
-		opt.Debounce = 30 * time.Millisecond
+		opt.Debounce = 15 * time.Millisecond
 	}
 	if opt.MaxDelay <= 0 {
 		opt.MaxDelay = 100 * time.Millisecond
