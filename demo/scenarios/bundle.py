@@ -14,7 +14,7 @@ main transcript's assistant lines that carry usage, trimmed to what token
 counting reads, each with "t" (ms since the first event) so the demo can
 write them as the session goes.
 """
-import json, os, sys
+import json, os, re, sys
 from datetime import datetime
 
 outdir, name, dest = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -25,7 +25,10 @@ slug = project.replace("/", "-").replace(".", "-")
 
 def rewrite(text):
     text = text.replace(home, "${CLAUDE_HOME}").replace(project, "${PROJECT}")
-    return text.replace(slug, "demo-" + name)
+    text = text.replace(slug, "demo-" + name)
+    # Claude Code's private scratch folder of the run (background agents'
+    # output files) is no path the demo has.
+    return re.sub(r"/tmp/cc-harness-tmp\.[A-Za-z0-9]+", "/tmp/claude-scratch", text)
 
 recs = [json.loads(l) for l in open(os.path.join(outdir, "captured.jsonl"))]
 t0 = recs[0]["ts"]
