@@ -45,6 +45,10 @@ requirements and the review/test feedback loop, and writes session summaries
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(
 		newHookCmd(),
+		newInitCmd(),
+		newUninstallCmd(),
+		newReqCmd(),
+		newDoctorCmd(),
 		newVersionCmd(),
 		newDemoCmd(),
 	)
