@@ -174,3 +174,23 @@ func TestResizeKeepsFrameInBounds(t *testing.T) {
 		checkSize(t, "resize", plain(m), sz[0], sz[1])
 	}
 }
+
+func TestNoColorHasNoColorCodes(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	m := start(t, f, 120, 40) // fixture options set NoColor
+	raw := m.Render()
+	for _, sgr := range []string{"[38;", "[48;", "[3", "[9"} {
+		for _, part := range strings.Split(raw, "\x1b")[1:] {
+			if strings.HasPrefix(part, sgr) && !strings.HasPrefix(part, "[39") {
+				t.Fatalf("NO_COLOR frame has a color sequence %q", part[:min(len(part), 12)])
+			}
+		}
+	}
+	if !strings.Contains(raw, "\x1b[7m") && !strings.Contains(raw, "\x1b[1;7m") && !strings.Contains(raw, "7m") {
+		t.Fatal("NO_COLOR frame marks nothing in reverse video (the selection must stay visible)")
+	}
+	if !NoColorEnv(func(string) string { return "1" }) || NoColorEnv(func(string) string { return "" }) {
+		t.Fatal("NoColorEnv")
+	}
+}

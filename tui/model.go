@@ -136,7 +136,7 @@ func New(ctx context.Context, opt Options) Model {
 		backfilled: map[string]bool{}, loadAgain: map[string]bool{},
 		tick: time.Second,
 	}
-	m.help.Styles = help.DefaultStyles(true)
+	m.help.Styles = st.Help
 	m.list.SetFocused(true)
 	return m
 }
@@ -271,7 +271,7 @@ func (m *Model) setStyles(st *theme.Styles) {
 	m.ev.SetStyles(st)
 	m.req.SetStyles(st)
 	m.fb.SetStyles(st)
-	m.help.Styles = help.DefaultStyles(m.isDark)
+	m.help.Styles = st.Help
 	m.det.Refresh(m.now())
 }
 

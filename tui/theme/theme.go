@@ -7,6 +7,7 @@ package theme
 import (
 	"image/color"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 )
 
@@ -51,6 +52,9 @@ type Styles struct {
 	GaugeLow  lipgloss.Style
 	GaugeMid  lipgloss.Style
 	GaugeHigh lipgloss.Style
+
+	// Help styles the footer's key hints.
+	Help help.Styles
 }
 
 // New builds the styles for a dark or light background. noColor drops every
@@ -114,5 +118,14 @@ func New(isDark, noColor bool) *Styles {
 	s.GaugeLow = base.Foreground(green)
 	s.GaugeMid = base.Foreground(yellow)
 	s.GaugeHigh = base.Foreground(red)
+
+	s.Help = help.DefaultStyles(isDark)
+	if noColor {
+		plain := base
+		s.Help = help.Styles{
+			Ellipsis: plain, ShortKey: plain.Bold(true), ShortDesc: plain, ShortSeparator: plain,
+			FullKey: plain.Bold(true), FullDesc: plain, FullSeparator: plain,
+		}
+	}
 	return s
 }
