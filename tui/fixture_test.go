@@ -162,7 +162,7 @@ func busySession(root string) *state.Session {
 
 // bgSession has background agents, one running.
 func bgSession(root string) *state.Session {
-	s := state.New(idBg, root, ago(9*time.Minute))
+	s := state.New(idBg, root, ago(40*time.Minute))
 	s.Status, s.Branch, s.Model = state.StatusWaiting, "main", "claude-sonnet-4-5"
 	s.ProjectDir = "/home/dev/server"
 	s.EventCounts = map[string]int{"PreToolUse": 12, "PostToolUse": 12, "SubagentStart": 3, "SubagentStop": 2}

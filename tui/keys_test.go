@@ -5,10 +5,13 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/requirements"
+	"github.com/dylan-gluck/spcstr/tui/watch"
 )
 
 func TestKeysMoveFocusAndSelection(t *testing.T) {
@@ -192,5 +195,39 @@ func TestNoColorHasNoColorCodes(t *testing.T) {
 	}
 	if !NoColorEnv(func(string) string { return "1" }) || NoColorEnv(func(string) string { return "" }) {
 		t.Fatal("NoColorEnv")
+	}
+}
+
+func TestChangeRereadsOnlyWhatChanged(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	m := start(t, f, 120, 40)
+	// A new session starts: its folder and state appear, and a log grows.
+	id := "9b2c3d4e-0000-4000-8000-000000000009"
+	s := bgSession(f.layout.Root)
+	s.SessionID, s.CreatedAt, s.Status = id, ago(time.Second), "working"
+	f.writeState(t, s)
+	f.register(t, id, alivePID)
+	f.log(t, "UserPromptSubmit", id, ago(time.Second), map[string]any{"prompt": "brand new session prompt"})
+	m = send(t, m, changeMsg{c: watch.Change{Rescan: true, Sessions: map[string]bool{id: true}, Logs: map[string]bool{f.layout.LogPath("user_prompt_submit"): true}}})
+	fr := plain(m)
+	if m.selected != id || !strings.Contains(fr, "9b2c3d4e") || !strings.Contains(fr, "brand new session prompt") {
+		t.Fatalf("follow did not show the new session:\n%s", fr)
+	}
+	// The busy session's state changes: only it is reread.
+	b := busySession(f.layout.Root)
+	b.Status = state.StatusNeedsInput
+	f.writeState(t, b)
+	m = send(t, m, changeMsg{c: watch.Change{Sessions: map[string]bool{idBusy: true}}})
+	if !strings.Contains(plain(m), "needs input") {
+		t.Fatalf("status change not shown:\n%s", plain(m))
+	}
+	// Follow is off after moving by hand; a changed session does not steal
+	// the selection.
+	m = send(t, m, press("down")...)
+	sel := m.selected
+	m = send(t, m, changeMsg{c: watch.Change{Sessions: map[string]bool{id: true}}})
+	if m.selected != sel {
+		t.Fatalf("selection moved from %s to %s with follow off", sel, m.selected)
 	}
 }

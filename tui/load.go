@@ -42,17 +42,17 @@ func listingCmd(l state.Layout) tea.Cmd {
 	}
 }
 
-// summariesCmd reads the given sessions' state; the selected one's state is
-// returned whole. next is carried to the result so that startup reading goes
-// on chunk by chunk.
-func summariesCmd(l state.Layout, list []data.Listing, selected string, next []data.Listing, startup, queued bool) tea.Cmd {
+// summariesCmd reads the given sessions' state; the state of keep ("*":
+// every one) is returned whole. next is carried to the result so that
+// startup reading goes on chunk by chunk.
+func summariesCmd(l state.Layout, list []data.Listing, keep string, next []data.Listing, startup, queued bool) tea.Cmd {
 	return func() tea.Msg {
-		msg := summariesMsg{next: next, startup: startup, queued: queued}
+		msg := summariesMsg{next: next, startup: startup, queued: queued, states: map[string]*state.Session{}}
 		for _, li := range list {
 			sum, s := data.LoadSession(l, li.ID, li.ModTime)
 			msg.sums = append(msg.sums, sum)
-			if li.ID == selected {
-				msg.stateID, msg.state = li.ID, s
+			if keep == "*" || li.ID == keep {
+				msg.states[li.ID] = s
 			}
 		}
 		return msg

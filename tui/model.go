@@ -97,6 +97,9 @@ type Model struct {
 	alive    map[int]bool
 	selected string
 	selState *state.Session
+	// states keeps the full state of the sessions read most recently, so
+	// that moving between live sessions shows them at once.
+	states *stateCache
 
 	offsets    data.Offsets
 	tailBusy   bool
@@ -134,7 +137,7 @@ func New(ctx context.Context, opt Options) Model {
 		sums: map[string]data.Summary{}, alive: map[int]bool{},
 		offsets: data.Offsets{}, tailAgain: map[string]bool{}, ring: map[string][]data.Event{},
 		backfilled: map[string]bool{}, loadAgain: map[string]bool{},
-		tick: time.Second,
+		tick: time.Second, states: newStateCache(16),
 	}
 	m.help.Styles = st.Help
 	m.list.SetFocused(true)
@@ -326,14 +329,17 @@ func (m *Model) applySummaries(msg summariesMsg) []tea.Cmd {
 	for _, s := range msg.sums {
 		m.sums[s.ID] = s
 	}
+	for id, st := range msg.states {
+		m.states.put(id, st)
+	}
 	if msg.startup {
 		m.loading = max(m.loading-len(msg.sums), 0)
 	}
 	m.ready = true
 	m.rebuildRows()
 	cmds = append(cmds, m.selectionChanged()...)
-	if msg.stateID != "" && msg.stateID == m.selected {
-		m.selState = msg.state
+	if st, ok := msg.states[m.selected]; ok && m.selected != "" {
+		m.selState = st
 		m.showDetail()
 	}
 	if len(msg.next) > 0 {
@@ -377,7 +383,8 @@ func (m *Model) loadSessions(ids []string, rescan bool) []tea.Cmd {
 	}
 	m.loadAgain = map[string]bool{}
 	m.loadBusy = true
-	return append(cmds, summariesCmd(m.opt.Layout, list, m.selected, nil, false, true))
+	// Changed sessions are the live ones: keep their whole state.
+	return append(cmds, summariesCmd(m.opt.Layout, list, "*", nil, false, true))
 }
 
 func (m *Model) applyChange(c watch.Change) []tea.Cmd {
@@ -529,7 +536,7 @@ func (m *Model) selectionChanged() []tea.Cmd {
 		m.showEvents()
 		return nil
 	}
-	m.selState = nil
+	m.selState = m.states.get(id)
 	m.showDetail()
 	m.showEvents()
 	cmds := []tea.Cmd{m.loadReq(), m.loadFeedback()}
@@ -1114,4 +1121,36 @@ func (m Model) sortedIDs() []string {
 	}
 	sort.Strings(ids)
 	return ids
+}
+
+// stateCache is a small most-recently-used cache of full session states.
+type stateCache struct {
+	max   int
+	order []string
+	m     map[string]*state.Session
+}
+
+func newStateCache(n int) *stateCache { return &stateCache{max: n, m: map[string]*state.Session{}} }
+
+func (c *stateCache) get(id string) *state.Session { return c.m[id] }
+
+func (c *stateCache) put(id string, s *state.Session) {
+	if s == nil {
+		delete(c.m, id)
+		return
+	}
+	if _, ok := c.m[id]; ok {
+		for i, o := range c.order {
+			if o == id {
+				c.order = append(c.order[:i], c.order[i+1:]...)
+				break
+			}
+		}
+	}
+	c.m[id] = s
+	c.order = append(c.order, id)
+	for len(c.order) > c.max {
+		delete(c.m, c.order[0])
+		c.order = c.order[1:]
+	}
 }

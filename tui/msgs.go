@@ -18,12 +18,11 @@ type (
 		err     error
 		missing bool // the project has no .spcstr/
 	}
-	// summariesMsg: summaries read for some sessions; state is the
-	// selected session's state when it was among them.
+	// summariesMsg: summaries read for some sessions, and the whole
+	// state of those asked for (nil when unreadable).
 	summariesMsg struct {
-		sums    []data.Summary
-		stateID string
-		state   *state.Session
+		sums   []data.Summary
+		states map[string]*state.Session
 		// next holds the sessions still to read at startup.
 		next []data.Listing
 		// startup marks the chunked first reading; queued marks a reread

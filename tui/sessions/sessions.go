@@ -141,9 +141,23 @@ func (m *Model) Select(id string) bool {
 	return false
 }
 
-// SelectNewest moves the cursor to the first (newest) session shown.
+// SelectNewest moves the cursor to the most recently started session shown
+// (follow mode: it moves when a new session starts, not on every event of
+// the sessions already running).
 func (m *Model) SelectNewest() {
-	m.cursor = 0
+	best := -1
+	var bestAt time.Time
+	for i, ri := range m.visible {
+		r := m.rows[ri]
+		at := r.CreatedAt
+		if at.IsZero() {
+			at = r.LastAt
+		}
+		if best < 0 || at.After(bestAt) {
+			best, bestAt = i, at
+		}
+	}
+	m.cursor = max(best, 0)
 	m.clamp()
 }
 
