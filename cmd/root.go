@@ -50,6 +50,7 @@ requirements and the review/test feedback loop, and writes session summaries
 		newReqCmd(),
 		newDoctorCmd(),
 		newVersionCmd(),
+		newDemoCmd(),
 	)
 	addTUI(root)
 	return root
