@@ -8,6 +8,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui"
+	tuireq "github.com/dylan-gluck/spcstr/tui/requirements"
 )
 
 // addTUI registers "spcstr tui" and makes it the root command's default.
@@ -27,8 +28,9 @@ func addTUI(root *cobra.Command) {
 			rootDir = state.FindRoot("", dir)
 		}
 		return tui.Run(cmd.Context(), tui.Options{
-			Layout:  state.Layout{Root: rootDir},
-			NoColor: tui.NoColorEnv(os.Getenv),
+			Layout:     state.Layout{Root: rootDir},
+			NoColor:    tui.NoColorEnv(os.Getenv),
+			ReqActions: tuireq.DefaultActions(),
 		}, cmd.InOrStdin(), cmd.OutOrStdout())
 	}
 	root.RunE = run

@@ -212,6 +212,83 @@ func (f *fixture) populate(t testing.TB) {
 	f.log(t, "PreToolUse", idBg, ago(40*time.Second), map[string]any{"tool_name": "Bash", "agent_type": "tester", "tool_input": map[string]any{"command": "sh run-tests.sh"}})
 }
 
+// policies configures requirements and a feedback loop for the busy session:
+// .claude/requirements.yaml with three requirements, the branch's state file
+// (one satisfied by a skill, one triggered and unmet, one never triggered),
+// and a feedback-loop.json where review passed, test planning failed and
+// testing has not run, in iteration 2.
+func (f *fixture) policies(t testing.TB) {
+	root := f.layout.Root
+	cfg := `requirements:
+  commit_plan:
+    enabled: true
+    scope: session
+    trigger_tools: [Edit, Write]
+    satisfied_by_skill: plan-review
+    message: Plan the change first
+  pre_commit_review:
+    enabled: true
+    scope: single_use
+    trigger_tools: [{tool: Bash, command_pattern: "git\\s+commit"}]
+    satisfied_by_skill: pre-commit
+    message: Review before committing
+  architecture_reviewed:
+    enabled: true
+    scope: branch
+    trigger_tools: [Edit]
+    message: Review the architecture once per branch
+`
+	dir := filepath.Join(root, ".claude")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "requirements.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := float64(ago(10 * time.Minute).Unix())
+	short := idBusy[:8]
+	reqState := map[string]any{
+		"version": "1.0", "branch": "default", "project": root, "created_at": at, "updated_at": at,
+		"requirements": map[string]any{
+			"commit_plan": map[string]any{"scope": "session", "sessions": map[string]any{
+				short: map[string]any{"triggered": true, "triggered_at": at, "satisfied": true, "satisfied_at": at,
+					"satisfied_by": "skill", "metadata": map[string]any{"skill": "plan-review"}}}},
+			"pre_commit_review": map[string]any{"scope": "single_use", "sessions": map[string]any{
+				short: map[string]any{"triggered": true, "triggered_at": at}}},
+		},
+	}
+	writeJSON(t, filepath.Join(f.layout.Dir(), "requirements", "default.json"), reqState)
+
+	ran := ago(4 * time.Minute)
+	loop := map[string]any{
+		"version": 1, "active": true, "started_at": ago(20 * time.Minute), "updated_at": ran,
+		"iteration": 2, "modified_domains": []string{"backend"}, "loops": 1,
+		"domain_phases": map[string]any{"backend": map[string]any{
+			"review":        map[string]any{"status": "PASS", "agent": "backend-reviewer", "marker": "REVIEW_APPROVED", "ran_at": ran},
+			"test_planning": map[string]any{"status": "FAIL", "agent": "test-lead", "marker": "TEST_PLAN_BLOCKED", "ran_at": ran, "issues": []string{"no fixture for the latency log"}},
+			"testing":       map[string]any{"status": "NOT_RUN"},
+		}},
+		"consecutive_failures": map[string]any{"backend": map[string]any{"review": 0, "test_planning": 1, "testing": 0}},
+		"history":              []any{},
+	}
+	fp, _ := f.layout.FeedbackPath(idBusy)
+	writeJSON(t, fp, loop)
+}
+
+func writeJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // damage writes a truncated state.json, a session folder without state, a
 // session with a 10 MB prompt and a torn log tail.
 func (f *fixture) damage(t testing.TB) {

@@ -46,7 +46,7 @@ func TestKeysMoveFocusAndSelection(t *testing.T) {
 		t.Fatalf("f: follow %v selected %q, want on and the newest", m.follow, m.selected)
 	}
 	m = send(t, m, press("5")...)
-	if m.focus != PaneFeedback || !strings.Contains(plain(m), "not configured") {
+	if m.focus != PaneFeedback || !strings.Contains(plain(m), "No feedback loop in this session") {
 		t.Fatalf("5: focus %v:\n%s", m.focus, plain(m))
 	}
 }

@@ -2,13 +2,12 @@ package tui
 
 import (
 	"context"
-	"path/filepath"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dylan-gluck/spcstr/gitrepo"
 	"github.com/dylan-gluck/spcstr/registry"
+	reqs "github.com/dylan-gluck/spcstr/requirements"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/data"
 	"github.com/dylan-gluck/spcstr/tui/feedback"
@@ -144,8 +143,5 @@ func actionCmd(ctx context.Context, act requirements.Action, req requirements.Re
 // at root: <git common dir>/requirements, or .spcstr/requirements outside
 // git (../shared/SPEC.md §2).
 func RequirementsDir(root string) string {
-	if repo, ok := gitrepo.Find(root); ok {
-		return filepath.Join(repo.CommonDir, "requirements")
-	}
-	return filepath.Join(state.Layout{Root: root}.Dir(), "requirements")
+	return reqs.Locate(root).Dir
 }

@@ -2,8 +2,8 @@
 // session, each domain (backend, frontend, ...) against the three phases
 // review, test planning and testing, with each phase's status, the agent
 // that reported it and its issues, and the loop's iteration i/max. It owns
-// the pane's view model and its loader; the feedback-loop feature is wired
-// in by replacing Load.
+// the pane's view model; the loop itself comes from the domain package
+// github.com/dylan-gluck/spcstr/feedback through Load.
 package feedback
 
 import (
@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"strings"
 
+	fb "github.com/dylan-gluck/spcstr/feedback"
+	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
@@ -57,15 +59,58 @@ type Request struct {
 	SessionID string
 }
 
-// NotConfigured is the reason shown until the feedback loop exists.
-const NotConfigured = "The feedback loop is not configured in this project."
+// NotConfigured is the reason shown when the session has no loop: the loop
+// is off (feedback.enabled in .spcstr/config.yaml) or no code was changed.
+const NotConfigured = "No feedback loop in this session (enable it with feedback.enabled in .spcstr/config.yaml)."
 
 // Load reads the feedback-loop state of a session
-// (.spcstr/sessions/<id>/feedback-loop.json). It is the one function the
-// feedback-loop feature replaces; until then it reports that the loop is not
-// configured. It runs inside a tea.Cmd.
-func Load(ctx context.Context, req Request) View {
-	return View{Configured: false, Reason: NotConfigured}
+// (.spcstr/sessions/<id>/feedback-loop.json). It runs inside a tea.Cmd.
+func Load(_ context.Context, req Request) View {
+	if req.SessionID == "" {
+		return View{Reason: NotConfigured}
+	}
+	st, err := fb.Load(state.Layout{Root: req.Root}, req.SessionID)
+	if err != nil {
+		return View{Configured: true, Err: err.Error()}
+	}
+	if st == nil {
+		return View{Reason: NotConfigured}
+	}
+	v := View{Configured: true, Iteration: st.Iteration, MaxIterations: st.MaxIterations}
+	if st.Escalation != nil {
+		v.Escalated = st.Escalation.Message
+	}
+	for _, d := range st.Domains {
+		row := Domain{Name: d.Name}
+		for _, ph := range d.Phases {
+			cell := Phase{Status: phaseStatus(ph.Phase), Agent: ph.Agent, Issues: ph.Issues}
+			switch ph.Name {
+			case fb.PhaseReview:
+				row.Review = cell
+			case fb.PhaseTestPlanning:
+				row.TestPlanning = cell
+			case fb.PhaseTesting:
+				row.Testing = cell
+			}
+		}
+		v.Domains = append(v.Domains, row)
+	}
+	return v
+}
+
+// phaseStatus maps the loop's phase status onto the pane's: a phase not run
+// whose agent has been spawned is running.
+func phaseStatus(p fb.Phase) string {
+	switch p.Status {
+	case fb.Pass:
+		return Pass
+	case fb.Fail:
+		return Fail
+	}
+	if p.AgentID != "" && p.RanAt == nil {
+		return Running
+	}
+	return Pending
 }
 
 // Loader is Load's signature.

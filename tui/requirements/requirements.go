@@ -1,9 +1,11 @@
 // Package requirements is the dashboard's requirements pane: each
 // requirement of the selected session's branch with its scope, whether this
 // session triggered it, and whether (and by what) it is satisfied. It owns
-// the pane's view model and its loader; the requirements feature itself
-// (config cascade, state files, satisfy/clear) lives in its own package and
-// is wired in by replacing Load.
+// the pane's view model; the requirements themselves (config cascade, state
+// files, satisfy/clear) come from the domain package
+// github.com/dylan-gluck/spcstr/requirements, through Load and
+// DefaultActions, which write the same state file under the same lock as
+// the hooks and `spcstr req`.
 package requirements
 
 import (
@@ -14,6 +16,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	reqs "github.com/dylan-gluck/spcstr/requirements"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
@@ -50,14 +53,73 @@ type Request struct {
 	Branch string
 }
 
-// NotConfigured is the reason shown until the requirements feature exists.
-const NotConfigured = "Requirements are not configured in this project."
+// NotConfigured is the reason shown when the project has no
+// requirements.yaml.
+const NotConfigured = "Requirements are not configured in this project (.claude/requirements.yaml)."
 
-// Load reads the requirement status for a session. It is the one function
-// the requirements feature replaces (see the package doc); until then it
-// reports that requirements are not configured. It runs inside a tea.Cmd.
-func Load(ctx context.Context, req Request) View {
-	return View{Configured: false, Reason: NotConfigured, Branch: req.Branch}
+// Load reads the requirement status of a session from the requirements
+// configuration and the branch's state file. It runs inside a tea.Cmd.
+func Load(_ context.Context, req Request) View {
+	p, err := reqs.Open(req.Root, nil)
+	if err != nil {
+		return View{Configured: true, Branch: req.Branch, Err: err.Error()}
+	}
+	v := View{Configured: len(p.Config.Files) > 0, Branch: p.Loc.Branch}
+	if !v.Configured {
+		v.Reason = NotConfigured
+		return v
+	}
+	if len(p.Config.Warnings) > 0 {
+		first, _, _ := strings.Cut(p.Config.Warnings[0], "\n")
+		v.Err = first
+	}
+	if req.SessionID == "" {
+		return v
+	}
+	statuses, err := p.Statuses(req.SessionID)
+	if err != nil {
+		v.Err = err.Error()
+		return v
+	}
+	for _, st := range statuses {
+		if !st.Enabled {
+			continue
+		}
+		r := Requirement{Name: st.Name, Scope: st.Scope, Triggered: st.Triggered, Satisfied: st.Satisfied,
+			SatisfiedBy: st.SatisfiedBy, Message: st.Message}
+		if st.BranchOverride {
+			r.SatisfiedBy = strings.TrimSpace(r.SatisfiedBy + " (for the branch)")
+		}
+		v.Requirements = append(v.Requirements, r)
+	}
+	return v
+}
+
+// DefaultActions are the pane's write keys, backed by the requirements
+// package: satisfy for this session, satisfy for the branch, and clear. Clear
+// removes what makes the requirement satisfied as this session sees it: the
+// session's entry, and the branch-level one for branch and permanent scope or
+// a branch override.
+func DefaultActions() Actions {
+	return Actions{
+		SatisfySession: func(ctx context.Context, req Request, name string) error {
+			return reqs.Satisfy(ctx, req.Root, req.SessionID, name, false)
+		},
+		SatisfyBranch: func(ctx context.Context, req Request, name string) error {
+			return reqs.Satisfy(ctx, req.Root, req.SessionID, name, true)
+		},
+		Clear: func(ctx context.Context, req Request, name string) error {
+			branch := false
+			if statuses, err := reqs.Statuses(req.Root, req.SessionID); err == nil {
+				for _, st := range statuses {
+					if st.Name == name {
+						branch = st.BranchOverride || st.Scope == reqs.ScopeBranch || st.Scope == reqs.ScopePermanent
+					}
+				}
+			}
+			return reqs.Clear(ctx, req.Root, req.SessionID, name, branch)
+		},
+	}
 }
 
 // Loader is Load's signature, so the root model can take another.
