@@ -45,7 +45,12 @@ requirements and the review/test feedback loop, and writes session summaries
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(
 		newHookCmd(),
+		newInitCmd(),
+		newUninstallCmd(),
+		newReqCmd(),
+		newDoctorCmd(),
 		newVersionCmd(),
+		newDemoCmd(),
 	)
 	addTUI(root)
 	return root

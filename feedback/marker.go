@@ -1,7 +1,7 @@
 package feedback
 
 import (
-	"regexp"
+	"strings"
 )
 
 // Phases of the feedback loop, in order.
@@ -39,8 +39,6 @@ func (m Marker) Result() string {
 	return "FAIL"
 }
 
-var markerPattern = regexp.MustCompile(`\b(REVIEW_APPROVED|REVIEW_REJECTED|TEST_PLAN_READY|TEST_PLAN_BLOCKED|TESTS_PASSED|TESTS_FAILED)\b`)
-
 var markerInfo = map[string]Marker{
 	MarkerReviewApproved:  {MarkerReviewApproved, PhaseReview, true},
 	MarkerReviewRejected:  {MarkerReviewRejected, PhaseReview, false},
@@ -54,9 +52,36 @@ var markerInfo = map[string]Marker{
 // appear (an agent quoting the protocol, say), the last one wins: it is the
 // agent's conclusion. ok is false when there is none.
 func ParseMarker(text string) (m Marker, ok bool) {
-	all := markerPattern.FindAllString(text, -1)
-	if len(all) == 0 {
-		return Marker{}, false
+	m, _, ok = lastMarker(text)
+	return m, ok
+}
+
+// lastMarker finds the last result marker in text and the offset just after
+// it.
+func lastMarker(text string) (m Marker, end int, ok bool) {
+	best := -1
+	for name, info := range markerInfo {
+		for from := len(text); from > best; {
+			i := strings.LastIndex(text[:from], name)
+			if i < 0 {
+				break
+			}
+			if i > best && isWordBoundary(text, i, i+len(name)) {
+				best, m, end, ok = i, info, i+len(name), true
+				break
+			}
+			from = i
+		}
 	}
-	return markerInfo[all[len(all)-1]], true
+	return m, end, ok
+}
+
+// isWordBoundary reports whether text[start:end] stands alone as a word, as
+// regexp's \b would see it.
+func isWordBoundary(text string, start, end int) bool {
+	return (start == 0 || !isWordByte(text[start-1])) && (end == len(text) || !isWordByte(text[end]))
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 }

@@ -43,8 +43,10 @@ const (
 	PostModelSwitch     = "PostModelSwitch"
 )
 
-// KnownEvents lists every event spcstr registers in settings.json, in the
-// order Claude Code's documentation lists them.
+// KnownEvents lists the 33 events Claude Code 2.1.330 accepts in
+// settings.json, in the order its documentation lists them, followed by
+// PreModelSwitch and PostModelSwitch (accepted by 2.1.330, not yet
+// documented).
 var KnownEvents = []string{
 	SessionStart, Setup, InstructionsLoaded, UserPromptSubmit, UserPromptExpansion,
 	MessageDisplay, PreToolUse, PermissionRequest, PermissionDenied, PostToolUse,
@@ -52,6 +54,7 @@ var KnownEvents = []string{
 	TaskCreated, TaskCompleted, Stop, StopFailure, TeammateIdle, ConfigChange,
 	CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove,
 	PreCompact, PostCompact, Elicitation, ElicitationResult, SessionEnd,
+	PreModelSwitch, PostModelSwitch,
 }
 
 // maxNameLen bounds event names used in file names.

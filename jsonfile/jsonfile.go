@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	"github.com/google/renameio/v2"
 )
 
 // LockTimeout bounds how long Update waits for another process's lock.
@@ -77,7 +76,7 @@ func LockPath(path string) string {
 // Write replaces path atomically with data: readers see the old document or
 // the new one, never a mix, even if the process is killed mid-write.
 func Write(path string, data []byte) error {
-	if err := renameio.WriteFile(path, data, 0o644, renameio.WithTempDir(filepath.Dir(path))); err != nil {
+	if err := writeAtomic(path, data); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

@@ -8,11 +8,10 @@ package recorder
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -241,27 +240,32 @@ func (r *run) runGates(ctx context.Context, s *state.Session) (*hookio.Answer, [
 			rec.DurationMS = dur
 			records = append(records, rec)
 		}
+		if dry {
+			for i := range verdicts {
+				verdicts[i].DryRun = true
+			}
+		}
 		verdicts = r.guardStops(s, g.Name(), verdicts)
 		for _, v := range verdicts {
 			if v.Decision != "" && err == nil {
-				records = append(records, gate.Record{Source: v.Source, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur})
+				records = append(records, gate.Record{Source: v.Source, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur, DryRun: v.DryRun})
 			}
 		}
 		all = append(all, verdicts...)
 	}
 	for i := range records {
 		records[i].RequestID, records[i].SessionID, records[i].Timestamp = reqID, s.SessionID, r.now
-		records[i].Hook, records[i].DryRun = r.name, dry
+		records[i].Hook = r.name
+		records[i].DryRun = records[i].DryRun || dry
 		if records[i].Source == "" {
 			records[i].Source = "unknown"
 		}
 	}
-	if dry {
-		// Log everything, enforce nothing: keep context, drop decisions.
-		for i := range all {
-			if all[i].Decision == gate.Deny || all[i].Decision == gate.Block {
-				all[i].Decision = ""
-			}
+	// Dry-run (global, or a verdict's own): log everything, enforce
+	// nothing: keep context and messages, drop the decision.
+	for i := range all {
+		if all[i].DryRun && (all[i].Decision == gate.Deny || all[i].Decision == gate.Block) {
+			all[i].Decision = ""
 		}
 	}
 	answer := gate.Merge(r.name, all)
@@ -300,8 +304,8 @@ func (r *run) guardStops(s *state.Session, source string, verdicts []gate.Verdic
 	tools := s.ToolCalls()
 	blocking := false
 	for _, v := range verdicts {
-		if v.Decision == gate.Block {
-			blocking = true
+		if v.Decision == gate.Block && !v.DryRun {
+			blocking = true // a dry-run block is not enforced, so not counted
 		}
 	}
 	if s.Gates == nil {
@@ -319,10 +323,10 @@ func (r *run) guardStops(s *state.Session, source string, verdicts []gate.Verdic
 	if gs.StopBlocks >= maxStopBlocks {
 		out := make([]gate.Verdict, 0, len(verdicts))
 		for _, v := range verdicts {
-			if v.Decision == gate.Block {
+			if v.Decision == gate.Block && !v.DryRun {
 				v.Decision = gate.Allow
 				v.Escalated = true
-				v.Reason = "escalated: " + v.Reason
+				v.Reason = "escalated:" + v.Reason
 				v.SystemMessage = fmt.Sprintf("spcstr: %s blocked %d stops in a row without progress, so this stop is allowed. Still unmet:\n%s",
 					source, maxStopBlocks, v.Message)
 			}
@@ -459,10 +463,9 @@ func (r *run) reject(ctx context.Context, reason string) {
 	fmt.Fprintf(r.opt.Stderr, "spcstr hook: payload rejected: %s\n", reason)
 }
 
+// requestID names one hook invocation in decisions.json. math/rand/v2 is
+// seeded from the OS per process; crypto/rand would add its package init to
+// every hook call for no benefit here.
 func requestID() string {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return fmt.Sprintf("%x", time.Now().UnixNano())
-	}
-	return hex.EncodeToString(b[:])
+	return fmt.Sprintf("%016x", rand.Uint64())
 }

@@ -7,11 +7,9 @@ package registry
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/jsonfile"
@@ -110,19 +108,6 @@ func Load(path string) File {
 func (f File) Lookup(sessionID string) (Entry, bool) {
 	e, ok := f.Sessions[ShortID(sessionID)]
 	return e, ok
-}
-
-// Alive reports whether a process with this pid exists (signal 0).
-func Alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return false
-	}
-	err = p.Signal(syscall.Signal(0))
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // Now returns t as Unix seconds with sub-second precision.

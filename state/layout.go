@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 
 	"github.com/dylan-gluck/spcstr/gitrepo"
 )
@@ -79,13 +78,24 @@ const StateFile = "state.json"
 // path.
 var ErrInvalidSessionID = errors.New("invalid session id")
 
-var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
-
 // ValidSessionID reports whether id may name a folder under .spcstr/sessions:
 // it must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$, which also rules out "."
-// and "..", separators, NUL and absolute paths.
+// and "..", separators, NUL and absolute paths. (Checked by hand: a regexp
+// compiled at package init would cost every hook call.)
 func ValidSessionID(id string) bool {
-	return sessionIDPattern.MatchString(id)
+	if len(id) == 0 || len(id) > 128 || !isAlnum(id[0]) {
+		return false
+	}
+	for i := 1; i < len(id); i++ {
+		if c := id[i]; !isAlnum(c) && c != '.' && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 }
 
 // Truncate cuts s to at most n bytes without splitting a UTF-8 sequence.

@@ -1,0 +1,382 @@
+//go:build unix
+
+// Command bench measures spcstr's speed and memory targets against baselines
+// measured in the same run (never against fixed numbers: these machines are
+// noisy), and prints the ratios:
+//
+//	P1  median `spcstr hook` time ÷ the floor program's (goal ≤ 1.5)
+//	P2  that hook time after 20,000 logged events ÷ at an empty log (≤ 1.1)
+//	P3  peak RSS of one hook process (≤ 12 MiB)
+//
+// The floor program (bench/floor) is the least a Go hook can do: decode the
+// event and append one line, with an fsync. Both binaries are built here,
+// with the release build's flags, and run interleaved on the same events.
+//
+// Run it from the repository root: go run ./bench
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dylan-gluck/spcstr/recorder"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+var (
+	runs     = flag.Int("runs", 300, "hook invocations per measured configuration")
+	prefill  = flag.Int("events", 20000, "events logged before the P2 measurement")
+	keep     = flag.Bool("keep", false, "keep the scratch folder")
+	tuiBench = flag.Bool("tui", true, "also run the dashboard and export benchmarks (go test -bench)")
+)
+
+func run() error {
+	flag.Parse()
+	tmp, err := os.MkdirTemp("", "spcstr-bench-")
+	if err != nil {
+		return err
+	}
+	if !*keep {
+		defer os.RemoveAll(tmp)
+	} else {
+		fmt.Println("scratch folder:", tmp)
+	}
+
+	events, err := loadEvents("bench/testdata/events.jsonl")
+	if err != nil {
+		return err
+	}
+	transcript, err := os.ReadFile("bench/testdata/transcript.jsonl")
+	if err != nil {
+		return err
+	}
+
+	fmt.Println("building spcstr and the floor program (CGO_ENABLED=0, -trimpath, -ldflags=-s -w) ...")
+	spcstr := filepath.Join(tmp, "spcstr")
+	floor := filepath.Join(tmp, "floor")
+	if err := build(spcstr, "./cmd/spcstr"); err != nil {
+		return err
+	}
+	if err := build(floor, "./bench/floor"); err != nil {
+		return err
+	}
+
+	empty, err := newProject(filepath.Join(tmp, "empty"))
+	if err != nil {
+		return err
+	}
+	full, err := newProject(filepath.Join(tmp, "full"))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("logging %d events into a second project (in-process recorder) ...\n", *prefill)
+	if err := fill(full, events, *prefill); err != nil {
+		return err
+	}
+
+	emptyRun := newHookRun(spcstr, empty, events, transcript, "bench-empty-0001")
+	fullRun := newHookRun(spcstr, full, events, transcript, "bench-full-00001")
+	floorLog := filepath.Join(tmp, "floor.log")
+	var tFloor, tEmpty, tFull []time.Duration
+	var rss []int64
+	fmt.Printf("running %d interleaved invocations each of floor, hook (empty log), hook (%d logged events) ...\n", *runs, *prefill)
+	for i := 0; i < *runs; i++ {
+		ev := events[i%len(events)]
+		d, _, err := exe(floor, []string{floorLog}, ev, nil)
+		if err != nil {
+			return fmt.Errorf("floor: %w", err)
+		}
+		tFloor = append(tFloor, d)
+		d, r, err := emptyRun.next(i)
+		if err != nil {
+			return err
+		}
+		tEmpty, rss = append(tEmpty, d), append(rss, r)
+		d, r, err = fullRun.next(i)
+		if err != nil {
+			return err
+		}
+		tFull, rss = append(tFull, d), append(rss, r)
+	}
+
+	mFloor, mEmpty, mFull := median(tFloor), median(tEmpty), median(tFull)
+	p1 := float64(mEmpty) / float64(mFloor)
+	p2 := float64(mFull) / float64(mEmpty)
+	sort.Slice(rss, func(i, j int) bool { return rss[i] < rss[j] })
+	p3 := float64(rss[len(rss)-1]) / 1024
+	logBytes := dirSize(filepath.Join(full, ".spcstr", "logs"))
+
+	fmt.Println()
+	fmt.Printf("%-34s median %7s   p90 %7s\n", "floor (decode + append + fsync)", ms(mFloor), ms(pct(tFloor, 90)))
+	fmt.Printf("%-34s median %7s   p90 %7s\n", "spcstr hook, empty log", ms(mEmpty), ms(pct(tEmpty, 90)))
+	fmt.Printf("%-34s median %7s   p90 %7s   (logs: %.1f MiB)\n", fmt.Sprintf("spcstr hook, %d logged events", *prefill), ms(mFull), ms(pct(tFull, 90)), float64(logBytes)/(1<<20))
+	fmt.Println()
+	verdict("P1 hook ÷ floor", p1, 1.5, "")
+	verdict("P2 hook at 20,000 logged events ÷ at empty log", p2, 1.1, "")
+	verdict("P3 peak RSS of one hook process (MiB)", p3, 12, fmt.Sprintf("(median %.1f MiB)", float64(rss[len(rss)/2])/1024))
+
+	if err := initReport(spcstr, empty, events[0]); err != nil {
+		fmt.Println("init trace:", err)
+	}
+	if *tuiBench {
+		goBench()
+	}
+	return nil
+}
+
+func verdict(name string, v, goal float64, extra string) {
+	mark := "ok"
+	if v > goal {
+		mark = "MISSED"
+	}
+	fmt.Printf("%-50s %6.2f  (goal ≤ %g)  %s %s\n", name, v, goal, mark, extra)
+}
+
+func build(out, pkg string) error {
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("build %s: %w", pkg, err)
+	}
+	return nil
+}
+
+func loadEvents(path string) ([]map[string]any, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var evs []map[string]any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		evs = append(evs, m)
+	}
+	return evs, sc.Err()
+}
+
+func newProject(dir string) (string, error) {
+	if err := os.MkdirAll(filepath.Join(dir, ".spcstr"), 0o755); err != nil {
+		return "", err
+	}
+	cmd := exec.Command("git", "init", "-q", "-b", "main", dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("git init: %v: %s", err, out)
+	}
+	return dir, nil
+}
+
+// payload rewrites a captured event for a project, session and transcript.
+func payload(ev map[string]any, root, session, transcript string) []byte {
+	m := make(map[string]any, len(ev))
+	for k, v := range ev {
+		m[k] = v
+	}
+	m["session_id"], m["cwd"], m["transcript_path"] = session, root, transcript
+	b, _ := json.Marshal(m)
+	return bytes.ReplaceAll(b, []byte("/tmp/cc-harness/basic/project"), []byte(root))
+}
+
+// fill logs n events into root through the recorder in-process, spread over
+// sessions of 1,000 events each.
+func fill(root string, events []map[string]any, n int) error {
+	env := func(k string) string {
+		switch k {
+		case "CLAUDE_PROJECT_DIR":
+			return root
+		case "SPCSTR_REGISTRY":
+			return filepath.Join(root, "registry.json")
+		}
+		return ""
+	}
+	for i := 0; i < n; i++ {
+		session := fmt.Sprintf("prefill-%04d", i/1000)
+		p := payload(events[i%len(events)], root, session, "")
+		recorder.Run(context.Background(), recorder.Options{
+			Stdin: bytes.NewReader(p), Stdout: io.Discard, Stderr: io.Discard, Getenv: env,
+		})
+	}
+	return nil
+}
+
+// hookRun feeds one session's events to the real binary, growing a
+// transcript as a live session would.
+type hookRun struct {
+	bin, root, session, transcript string
+	events                         []map[string]any
+	chunks                         [][]byte
+	env                            []string
+}
+
+func newHookRun(bin, root string, events []map[string]any, transcript []byte, session string) *hookRun {
+	lines := bytes.SplitAfter(transcript, []byte("\n"))
+	per := len(lines)/len(events) + 1
+	var chunks [][]byte
+	for i := 0; i < len(lines); i += per {
+		end := min(i+per, len(lines))
+		chunks = append(chunks, bytes.Join(lines[i:end], nil))
+	}
+	return &hookRun{
+		bin: bin, root: root, session: session, events: events, chunks: chunks,
+		transcript: filepath.Join(root, "transcript-"+session+".jsonl"),
+		env: append(os.Environ(), "CLAUDE_PROJECT_DIR="+root,
+			"SPCSTR_REGISTRY="+filepath.Join(root, "registry.json"), "CLAUDE_PID="+strconv.Itoa(os.Getpid())),
+	}
+}
+
+func (h *hookRun) next(i int) (time.Duration, int64, error) {
+	k := i % len(h.events)
+	if k == 0 {
+		_ = os.Remove(h.transcript) // a new pass over the session: start the transcript again
+	}
+	if k < len(h.chunks) {
+		f, err := os.OpenFile(h.transcript, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err == nil {
+			_, _ = f.Write(h.chunks[k])
+			f.Close()
+		}
+	}
+	p := payload(h.events[k], h.root, h.session, h.transcript)
+	d, rss, err := exe(h.bin, []string{"hook"}, p, h.env)
+	if err != nil {
+		return 0, 0, fmt.Errorf("spcstr hook: %w", err)
+	}
+	return d, rss, nil
+}
+
+// exe runs bin with stdin and returns its wall time and peak RSS (KiB).
+func exe(bin string, args []string, stdin any, env []string) (time.Duration, int64, error) {
+	var in []byte
+	switch v := stdin.(type) {
+	case []byte:
+		in = v
+	case map[string]any:
+		in, _ = json.Marshal(v)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin = bytes.NewReader(in)
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%v: %s", err, stderr.String())
+	}
+	if stderr.Len() > 0 {
+		return 0, 0, fmt.Errorf("unexpected stderr: %s", stderr.String())
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss
+	}
+	return d, rss, nil
+}
+
+var initLine = regexp.MustCompile(`^init (\S+) @[0-9.]+ ms, ([0-9.]+) ms clock`)
+
+// initReport runs the hook once with GODEBUG=inittrace=1 and sums package
+// init time: all packages, spcstr's own, and the dashboard's dependencies.
+func initReport(bin, root string, ev map[string]any) error {
+	cmd := exec.Command(bin, "hook")
+	in, _ := json.Marshal(ev)
+	cmd.Stdin = bytes.NewReader(payload(ev, root, "bench-inittrace", ""))
+	_ = in
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1", "CLAUDE_PROJECT_DIR="+root,
+		"SPCSTR_REGISTRY="+filepath.Join(root, "registry.json"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return err
+	}
+	var total, own, tui float64
+	var ownPkgs []string
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		m := initLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		v, _ := strconv.ParseFloat(m[2], 64)
+		total += v
+		switch {
+		case strings.HasPrefix(m[1], "github.com/dylan-gluck/spcstr"):
+			own += v
+			if v > 0 {
+				ownPkgs = append(ownPkgs, fmt.Sprintf("%s %.3f ms", strings.TrimPrefix(m[1], "github.com/dylan-gluck/spcstr/"), v))
+			}
+		case strings.HasPrefix(m[1], "charm.land/"), strings.HasPrefix(m[1], "github.com/charmbracelet/"),
+			strings.HasPrefix(m[1], "github.com/lucasb-eyer/"), strings.HasPrefix(m[1], "github.com/mattn/"),
+			strings.HasPrefix(m[1], "github.com/rivo/"), strings.HasPrefix(m[1], "github.com/xo/"),
+			strings.HasPrefix(m[1], "github.com/fsnotify/"), strings.HasPrefix(m[1], "github.com/muesli/"):
+			tui += v
+		}
+	}
+	fmt.Println()
+	fmt.Printf("package init on the hook path (GODEBUG=inittrace=1, one run): total %.2f ms; spcstr's own packages %.3f ms; dashboard libraries %.2f ms\n", total, own, tui)
+	for _, p := range ownPkgs {
+		fmt.Println("  ", p)
+	}
+	return nil
+}
+
+// goBench runs the dashboard's and the exporter's Go benchmarks, which print
+// their own target metrics, when those packages have them.
+func goBench() {
+	for _, pkg := range []string{"./tui/...", "./export/..."} {
+		if _, err := os.Stat(strings.TrimSuffix(pkg, "/...")); err != nil {
+			continue
+		}
+		fmt.Printf("\ngo test -run '^$' -bench . -benchtime 1x %s\n", pkg)
+		cmd := exec.Command("go", "test", "-run", "^$", "-bench", ".", "-benchtime", "1x", pkg)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		_ = cmd.Run()
+	}
+}
+
+func median(d []time.Duration) time.Duration { return pct(d, 50) }
+
+func pct(d []time.Duration, p int) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[(len(s)-1)*p/100]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/1e6) }
+
+func dirSize(dir string) int64 {
+	var n int64
+	_ = filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			n += fi.Size()
+		}
+		return nil
+	})
+	return n
+}
