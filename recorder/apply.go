@@ -157,6 +157,13 @@ func (a *applier) apply(s *state.Session) {
 		if s.EndReason == "" {
 			s.EndReason = "other"
 		}
+		// Background agents die with their session; their SubagentStop
+		// will not come.
+		for i := range s.AgentsHistory {
+			if e := &s.AgentsHistory[i]; e.Running() {
+				complete(s, e, a.now, state.AgentStopped)
+			}
+		}
 
 	case hookio.TaskCreated:
 		upsertTask(s, ev.TaskID, ev.TaskSubject, ev.TaskDescription, "pending", a.now)

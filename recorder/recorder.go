@@ -412,7 +412,7 @@ func (r *run) appendLog(ctx context.Context, answer []byte, decisions int) {
 		r.fail("encode log entry: %v", err)
 		return
 	}
-	path := r.layout.LogPath(hookio.SnakeName(r.name))
+	path := r.layout.LogPath(EventLogName(r.name))
 	if err := logs.Append(ctx, path, data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes}); err != nil {
 		r.fail("append %s: %v", path, err)
 	}
@@ -434,6 +434,18 @@ func (r *run) appendDecisions(ctx context.Context, records []gate.Record) {
 
 // RejectedLog is the snake_case name of the log of payloads spcstr refused.
 const RejectedLog = "rejected"
+
+// EventLogName is the log name for an event: its snake_case name, except
+// that an (unknown) event named like one of spcstr's own logs (decisions,
+// rejected, repairs) is logged as event_<name> so it cannot mix with them.
+func EventLogName(name string) string {
+	snake := hookio.SnakeName(name)
+	switch snake {
+	case gate.DecisionsLog, RejectedLog, logs.RepairsName:
+		return "event_" + snake
+	}
+	return snake
+}
 
 // reject notes an unusable payload in rejected.json and writes nothing else.
 func (r *run) reject(ctx context.Context, reason string) {

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -153,5 +154,61 @@ func TestAlive(t *testing.T) {
 	}
 	if Alive(1 << 30) {
 		t.Error("absurd pid alive")
+	}
+}
+
+// The registry is shared with the Python requirements framework: fields
+// spcstr does not know, and known fields written with another type, must
+// survive spcstr's rewrite, and must not make the registry unreadable.
+func TestRegisterKeepsForeignFields(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.json")
+	foreign := `{"version": "1.0", "tool": "requirements-framework",
+ "sessions": {
+  "cad0ac4d": {"pid": 10, "ppid": 11, "project_dir": "/p", "branch": "main",
+               "started_at": "2026-01-01T00:00:00Z", "last_active": 5, "metrics": {"edits": 3}}}}`
+	if err := os.WriteFile(path, []byte(foreign), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alive := func(int) bool { return true }
+	if err := Register(context.Background(), path, "0123abcd-0000-4000-8000-000000000000", Entry{PPID: 42, ProjectDir: "/q"}, alive); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	data, _ := os.ReadFile(path)
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["tool"] != "requirements-framework" {
+		t.Errorf("top-level key lost: %s", data)
+	}
+	sessions := got["sessions"].(map[string]any)
+	old := sessions["cad0ac4d"].(map[string]any)
+	if m, _ := old["metrics"].(map[string]any); m == nil || m["edits"] != float64(3) {
+		t.Errorf("unknown entry field lost: %s", data)
+	}
+	if old["started_at"] != "2026-01-01T00:00:00Z" {
+		t.Errorf("started_at of another type was not kept as written: %v", old["started_at"])
+	}
+	if _, ok := sessions["0123abcd"]; !ok {
+		t.Errorf("new session not registered: %s", data)
+	}
+	if f := Load(path); len(f.Sessions) != 2 {
+		t.Errorf("Load sees %d sessions, want 2", len(f.Sessions))
+	}
+
+	// Registering the foreign session again: spcstr's fields are set, the
+	// unknown ones still kept.
+	if err := Register(context.Background(), path, "cad0ac4d-3933-45ad-9a1c-14aec05bb940", Entry{PPID: 11, ProjectDir: "/p", StartedAt: 100, LastActive: 100}, alive); err != nil {
+		t.Fatal(err)
+	}
+	data, _ = os.ReadFile(path)
+	got = nil
+	_ = json.Unmarshal(data, &got)
+	old = got["sessions"].(map[string]any)["cad0ac4d"].(map[string]any)
+	if m, _ := old["metrics"].(map[string]any); m == nil {
+		t.Errorf("unknown entry field lost on re-register: %s", data)
+	}
+	if _, isNum := old["started_at"].(float64); !isNum || old["session_id"] != "cad0ac4d-3933-45ad-9a1c-14aec05bb940" {
+		t.Errorf("re-register did not set spcstr's fields: %s", data)
 	}
 }
