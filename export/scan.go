@@ -320,23 +320,17 @@ type entryLite struct {
 }
 
 // event takes one of the session's event log entries. spcstr writes
-// {"timestamp":…,"session_id":…,"event":…,"input":{payload},"outcome":{…},
-// "truncated":{…}}: the fields before the payload are read in place and the
-// fields after it are found from the end of the line, so the payload (most
-// of the bytes) is never decoded. Anything else is decoded whole.
+// {"timestamp":…,"session_id":…,"event":…,"input":{payload},"outcome":{…}}
+// (plus "truncated":{…} when a field was cut): the fields before the
+// payload are read in place and the outcome is found near the end of the
+// line, so the payload (most of the bytes) is never decoded. Anything else
+// is decoded whole.
 func (sc *scanner) event(raw []byte) {
-	ts, name, payload, tail, ok := sc.envelope(raw)
 	var e entryLite
+	ts, name, payload, tail, ok := sc.envelope(raw)
 	if ok {
-		t, err := time.Parse(time.RFC3339Nano, ts)
-		if err != nil {
-			ok = false
-		}
-		e.Timestamp, e.Event = t, name
-		if ok && tail != nil {
-			sc.scratch = append(append(sc.scratch[:0], '{'), tail...)
-			ok = json.Unmarshal(sc.scratch, &e.envelopeTail) == nil
-		}
+		e.Timestamp, e.Event = parseTime(ts), name
+		ok = !e.Timestamp.IsZero() && sc.tail(tail, &e.envelopeTail)
 	}
 	if !ok {
 		e = entryLite{}
@@ -371,6 +365,55 @@ func (sc *scanner) event(raw []byte) {
 	}
 }
 
+func parseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+var (
+	truncatedKey  = []byte(`,"truncated":{`)
+	someTruncated = map[string]int{"": 1}
+)
+
+// tail reads the fields after the payload: `"outcome":{…}` and optionally
+// `,"truncated":{…}`. The common shape, {"duration_ms":N} with maybe
+// "decisions", is read by hand; anything else through encoding/json.
+func (sc *scanner) tail(tail []byte, into *envelopeTail) bool {
+	rest, ok := bytes.CutPrefix(tail, []byte(`"outcome":{"duration_ms":`))
+	if ok {
+		n := 0
+		for n < len(rest) && strings.IndexByte("0123456789.eE+-", rest[n]) >= 0 {
+			n++
+		}
+		dur, err := strconv.ParseFloat(string(rest[:n]), 64)
+		rest = rest[n:]
+		if r, found := bytes.CutPrefix(rest, []byte(`,"decisions":`)); found {
+			n = 0
+			for n < len(r) && r[n] >= '0' && r[n] <= '9' {
+				n++
+			}
+			rest = r[n:]
+		}
+		if r, found := bytes.CutPrefix(rest, []byte("}")); err == nil && found {
+			switch {
+			case len(r) == 0:
+				into.Outcome = &outcome{DurationMS: dur}
+				return true
+			case bytes.HasPrefix(r, truncatedKey) && r[len(r)-1] == '}' &&
+				bytes.IndexAny(r[len(truncatedKey):len(r)-1], "{}") < 0:
+				// A flat map that closes the entry: only its presence counts.
+				into.Outcome, into.Truncated = &outcome{DurationMS: dur}, someTruncated
+				return true
+			}
+		}
+	}
+	sc.scratch = append(append(append(sc.scratch[:0], '{'), tail...), '}')
+	return json.Unmarshal(sc.scratch, into) == nil
+}
+
 // agentCall notes which subagent made an Agent/Task call.
 func (sc *scanner) agentCall(payload []byte) {
 	var p struct {
@@ -386,9 +429,8 @@ func (sc *scanner) agentCall(payload []byte) {
 	}
 }
 
-// envelope reads an entry in spcstr's exact layout. tail is the text after
-// the payload from its first field on (without the leading comma), or nil
-// when the entry has no outcome or truncated field.
+// envelope reads an entry in spcstr's exact layout. tail is what follows the
+// payload, from "outcome" to before the entry's closing brace.
 func (sc *scanner) envelope(raw []byte) (ts, name string, payload, tail []byte, ok bool) {
 	const (
 		pTS  = `{"timestamp":"`
@@ -422,19 +464,23 @@ func (sc *scanner) envelope(raw []byte) (ts, name string, payload, tail []byte, 
 	if b, ok = bytes.CutPrefix(b, []byte(pIn)); !ok {
 		return
 	}
-	// b is the payload, then the tail, then the closing brace. The payload
-	// is a JSON value whose strings escape their quotes, so `,"outcome":{`
-	// can appear after it only as spcstr's own field (a nested key of that
-	// name inside the payload leaves an unbalanced tail that fails to
-	// decode, and the entry is then decoded whole).
-	end := len(b)
-	for _, key := range []string{`,"outcome":{`, `,"truncated":{`} {
-		if j := bytes.LastIndex(b, []byte(key)); j >= 0 && j < end {
-			end = j
-		}
+	// b is the payload, the outcome (and truncated), and the closing brace.
+	// The payload's strings escape their quotes, so `,"outcome":{` after
+	// it is spcstr's own field; it is looked for near the end first. (If a
+	// payload holds a nested key of that name and the entry has no outcome,
+	// what follows it does not parse as a tail and the entry is decoded
+	// whole.)
+	key := []byte(`,"outcome":{`)
+	win := b[max(0, len(b)-tailWindow):]
+	j := bytes.LastIndex(win, key)
+	if j >= 0 {
+		j += len(b) - len(win)
+	} else if j = bytes.LastIndex(b, key); j < 0 {
+		return "", "", nil, nil, false
 	}
-	if end == len(b) {
-		return ts, name, b[:len(b)-1], nil, true
-	}
-	return ts, name, b[:end], b[end+1:], true
+	return ts, name, b[:j], b[j+1 : len(b)-1], true
 }
+
+// tailWindow is how far from the end of an entry the outcome is looked for
+// first (it is short unless it carries a long answer).
+const tailWindow = 2048
