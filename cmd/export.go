@@ -38,7 +38,7 @@ SESSION_ID may be a unique prefix of an id. Without it the newest session
 is exported (--latest); --all exports every session, newest first.
 The JSON form's schema is "` + export.Schema + `" (see export/SCHEMA.md).`,
 		Example: `  spcstr export                      # newest session, Markdown, to stdout
-  spcstr export 61d1bf36 -o s.md      # by id prefix, to a file
+  spcstr export 61d1bf36 -o s.md     # by id prefix, to a file
   spcstr export --all --format json | jq '.sessions[].totals'`,
 		Args:         cobra.MaximumNArgs(1),
 		SilenceUsage: true,

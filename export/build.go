@@ -1,9 +1,12 @@
 package export
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"sort"
@@ -90,6 +93,9 @@ func (b *builder) summary(ctx context.Context, s *state.Session, t *tally) *Summ
 	}
 	if sum.ProjectDir == "" {
 		sum.ProjectDir = b.layout.Root
+	}
+	if sum.Model == "" {
+		sum.Model = transcriptModel(s.TranscriptPath)
 	}
 	if sum.Status == "" {
 		sum.Status = state.StatusWaiting
@@ -338,3 +344,48 @@ func events(s *state.Session, t *tally) Events {
 }
 
 func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+// transcriptTail is how much of a transcript's end is read for its model.
+const transcriptTail = 256 << 10
+
+// transcriptModel returns the model of the latest assistant message in the
+// last transcriptTail bytes of a transcript (state.json knows the model only
+// when a hook payload carried it, which SessionStart does after compaction).
+func transcriptModel(path string) string {
+	if path == "" {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	off := max(0, fi.Size()-transcriptTail)
+	buf := make([]byte, fi.Size()-off)
+	if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
+		return ""
+	}
+	lines := bytes.Split(buf, []byte("\n"))
+	if off > 0 && len(lines) > 0 {
+		lines = lines[1:] // the first line is probably cut
+	}
+	for i := len(lines) - 1; i >= 0; i-- {
+		if !bytes.Contains(lines[i], []byte(`"model"`)) {
+			continue
+		}
+		var l struct {
+			Type    string `json:"type"`
+			Message struct {
+				Model string `json:"model"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(lines[i], &l) == nil && l.Type == "assistant" && l.Message.Model != "" && l.Message.Model != "<synthetic>" {
+			return l.Message.Model
+		}
+	}
+	return ""
+}

@@ -401,3 +401,28 @@ func TestCorruptStateWithAll(t *testing.T) {
 		t.Errorf("corrupt state.json moved: %v", err)
 	}
 }
+
+// TestModelFromTranscript: without a model in state.json, the latest real
+// assistant message of the transcript names it.
+func TestModelFromTranscript(t *testing.T) {
+	p := newProject(t)
+	s := newSession("m1", t0)
+	s.TranscriptPath = filepath.Join(t.TempDir(), "t.jsonl")
+	lines := `{"type":"user","message":{"role":"user","content":"hi"}}
+{"type":"assistant","message":{"model":"claude-sonnet-4-5","usage":{}}}
+{"type":"assistant","message":{"model":"claude-opus-4-5","usage":{}}}
+{"type":"assistant","message":{"model":"<synthetic>"}}
+{"type":"user","message":{"role":"user","content":"\"model\": \"fake\""}}
+`
+	if err := os.WriteFile(s.TranscriptPath, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.session(s)
+	sum, err := export.Build(context.Background(), p.l, "m1", export.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Model != "claude-opus-4-5" {
+		t.Errorf("model = %q, want claude-opus-4-5", sum.Model)
+	}
+}
