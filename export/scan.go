@@ -308,6 +308,8 @@ type outcome struct {
 type envelopeTail struct {
 	Outcome   *outcome       `json:"outcome"`
 	Truncated map[string]int `json:"truncated"`
+	// cut is set instead of Truncated when the map was only seen.
+	cut bool
 }
 
 // entryLite is a log entry decoded whole (the slow path).
@@ -357,7 +359,7 @@ func (sc *scanner) event(raw []byte) {
 			t.hookErrors++
 		}
 	}
-	if len(e.Truncated) > 0 {
+	if len(e.Truncated) > 0 || e.cut {
 		t.truncated++
 	}
 	if e.Event == hookio.PreToolUse && bytes.Contains(payload, []byte(`"agent_id"`)) {
@@ -373,10 +375,8 @@ func parseTime(s string) time.Time {
 	return t
 }
 
-var (
-	truncatedKey  = []byte(`,"truncated":{`)
-	someTruncated = map[string]int{"": 1}
-)
+// truncatedKey starts the truncated field that may follow the outcome.
+const truncatedKey = `,"truncated":{`
 
 // tail reads the fields after the payload: `"outcome":{…}` and optionally
 // `,"truncated":{…}`. The common shape, {"duration_ms":N} with maybe
@@ -402,10 +402,10 @@ func (sc *scanner) tail(tail []byte, into *envelopeTail) bool {
 			case len(r) == 0:
 				into.Outcome = &outcome{DurationMS: dur}
 				return true
-			case bytes.HasPrefix(r, truncatedKey) && r[len(r)-1] == '}' &&
+			case bytes.HasPrefix(r, []byte(truncatedKey)) && r[len(r)-1] == '}' &&
 				bytes.IndexAny(r[len(truncatedKey):len(r)-1], "{}") < 0:
 				// A flat map that closes the entry: only its presence counts.
-				into.Outcome, into.Truncated = &outcome{DurationMS: dur}, someTruncated
+				into.Outcome, into.cut = &outcome{DurationMS: dur}, true
 				return true
 			}
 		}
