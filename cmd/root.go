@@ -46,7 +46,12 @@ requirements and the review/test feedback loop, and writes session summaries
 	root.AddCommand(
 		newHookCmd(),
 		newExportCmd(),
+		newInitCmd(),
+		newUninstallCmd(),
+		newReqCmd(),
+		newDoctorCmd(),
 		newVersionCmd(),
+		newDemoCmd(),
 	)
 	addTUI(root)
 	return root

@@ -1,22 +1,52 @@
 package cmd
 
 import (
-	"errors"
+	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui"
+	tuireq "github.com/dylan-gluck/spcstr/tui/requirements"
 )
 
 // addTUI registers "spcstr tui" and makes it the root command's default.
 func addTUI(root *cobra.Command) {
+	var dir string
 	run := func(cmd *cobra.Command, _ []string) error {
-		return errors.New("the dashboard is not built yet")
+		start := dir
+		if start == "" {
+			wd, err := os.Getwd()
+			if err != nil {
+				return fmt.Errorf("current directory: %w", err)
+			}
+			start = wd
+		}
+		rootDir := state.FindRoot(os.Getenv("CLAUDE_PROJECT_DIR"), start)
+		if dir != "" {
+			rootDir = state.FindRoot("", dir)
+		}
+		return tui.Run(cmd.Context(), tui.Options{
+			Layout:     state.Layout{Root: rootDir},
+			NoColor:    tui.NoColorEnv(os.Getenv),
+			ReqActions: tuireq.DefaultActions(),
+		}, cmd.InOrStdin(), cmd.OutOrStdout())
 	}
 	root.RunE = run
-	root.AddCommand(&cobra.Command{
-		Use:          "tui",
-		Short:        "Open the live dashboard (also: bare spcstr)",
+	root.Flags().StringVarP(&dir, "dir", "C", "", "project folder (default: the nearest folder holding .spcstr/)")
+	tuiCmd := &cobra.Command{
+		Use:   "tui",
+		Short: "Open the live dashboard (also: bare spcstr)",
+		Long: `Shows this project's Claude Code sessions live, from the files spcstr hook
+writes under .spcstr/: each session's status, agents, files, tools, prompts,
+errors, tokens and context use, requirement status, feedback-loop phases and
+a tail of its events. Made to sit in a side pane: usable from 40 columns.
+Press ? for every key, q to quit. NO_COLOR turns colors off.`,
 		Args:         cobra.NoArgs,
 		SilenceUsage: true,
 		RunE:         run,
-	})
+	}
+	tuiCmd.Flags().StringVarP(&dir, "dir", "C", "", "project folder (default: the nearest folder holding .spcstr/)")
+	root.AddCommand(tuiCmd)
 }

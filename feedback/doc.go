@@ -1,7 +1,11 @@
 // Package feedback owns seed 002's multi-agent feedback loop as
-// ../shared/SPEC.md §6 fixes it: which domains a code change belongs to,
-// the review → test planning → testing phases per domain, the result
-// markers agents print, iteration limits and escalation, and the Stop gate
-// that enforces them. Its state lives in
-// .spcstr/sessions/<id>/feedback-loop.json.
+// ../shared/SPEC.md §6 fixes it: which domains a code change belongs to
+// (configurable rules, config.go and route.go), the review → test planning
+// → testing phases per domain and the result markers agents print
+// (loop.go, marker.go), iteration limits and escalation from
+// .claude/config/orchestration-limits.yaml, the gate that tracks changes,
+// takes results and blocks Stop with the next step per domain (gate.go),
+// and the read-only loader the dashboard and the export use (load.go).
+// Its state lives in .spcstr/sessions/<id>/feedback-loop.json. The loop is
+// off unless `feedback.enabled: true` is set in .spcstr/config.yaml.
 package feedback

@@ -52,6 +52,13 @@ var markerInfo = map[string]Marker{
 // appear (an agent quoting the protocol, say), the last one wins: it is the
 // agent's conclusion. ok is false when there is none.
 func ParseMarker(text string) (m Marker, ok bool) {
+	m, _, ok = lastMarker(text)
+	return m, ok
+}
+
+// lastMarker finds the last result marker in text and the offset just after
+// it.
+func lastMarker(text string) (m Marker, end int, ok bool) {
 	best := -1
 	for name, info := range markerInfo {
 		for from := len(text); from > best; {
@@ -60,13 +67,13 @@ func ParseMarker(text string) (m Marker, ok bool) {
 				break
 			}
 			if i > best && isWordBoundary(text, i, i+len(name)) {
-				best, m, ok = i, info, true
+				best, m, end, ok = i, info, i+len(name), true
 				break
 			}
 			from = i
 		}
 	}
-	return m, ok
+	return m, end, ok
 }
 
 // isWordBoundary reports whether text[start:end] stands alone as a word, as

@@ -40,6 +40,12 @@ type Verdict struct {
 	Context string
 	// SystemMessage is a warning shown to the user.
 	SystemMessage string
+	// DryRun asks the recorder to log this verdict's decision with
+	// dry_run: true and not enforce it (a strategy's own `dry_run: true`,
+	// or strategies whose configuration conflicts). The global dry-run
+	// (SPCSTR_DRY_RUN=1, `dry_run: true` at the top of config.yaml) applies
+	// to every verdict without it.
+	DryRun bool
 	// Escalated marks a block the recorder let through because the gate had
 	// already blocked three Stops in a row without progress. The recorder
 	// sets it; gates leave it alone.

@@ -43,8 +43,10 @@ const (
 	PostModelSwitch     = "PostModelSwitch"
 )
 
-// KnownEvents lists every event spcstr registers in settings.json, in the
-// order Claude Code's documentation lists them.
+// KnownEvents lists the 33 events Claude Code 2.1.330 accepts in
+// settings.json, in the order its documentation lists them, followed by
+// PreModelSwitch and PostModelSwitch (accepted by 2.1.330, not yet
+// documented).
 var KnownEvents = []string{
 	SessionStart, Setup, InstructionsLoaded, UserPromptSubmit, UserPromptExpansion,
 	MessageDisplay, PreToolUse, PermissionRequest, PermissionDenied, PostToolUse,
@@ -52,6 +54,7 @@ var KnownEvents = []string{
 	TaskCreated, TaskCompleted, Stop, StopFailure, TeammateIdle, ConfigChange,
 	CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove,
 	PreCompact, PostCompact, Elicitation, ElicitationResult, SessionEnd,
+	PreModelSwitch, PostModelSwitch,
 }
 
 // maxNameLen bounds event names used in file names.
@@ -60,7 +63,9 @@ const maxNameLen = 64
 // SnakeName converts an event name in either spelling ("PostToolUseFailure" or
 // "post_tool_use_failure") to the snake_case used for log file names. It
 // returns "" when the name cannot safely be used as a file name: empty, too
-// long, or containing anything but letters, digits and underscores.
+// long, or containing anything but letters, digits and underscores. A
+// trailing or doubled underscore is refused too: CamelName drops
+// underscores, so "stop_" would otherwise become the event "Stop".
 func SnakeName(name string) string {
 	if name == "" || len(name) > maxNameLen {
 		return ""
@@ -87,7 +92,7 @@ func SnakeName(name string) string {
 		}
 	}
 	s := b.String()
-	if s[0] < 'a' || s[0] > 'z' {
+	if s[0] < 'a' || s[0] > 'z' || s[len(s)-1] == '_' || strings.Contains(s, "__") {
 		return ""
 	}
 	return s

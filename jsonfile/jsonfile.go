@@ -40,14 +40,29 @@ func Lock(ctx context.Context, path string) (unlock func(), err error) {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	if !ok {
+		// Wait in the kernel instead of polling: when the hooks of many
+		// parallel tool calls queue on one session's lock, polling every
+		// few milliseconds burns the CPU that Claude Code itself needs.
 		ctx, cancel := context.WithTimeout(ctx, LockTimeout)
 		defer cancel()
-		ok, err = fl.TryLockContext(ctx, 2*time.Millisecond)
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("lock %s: %w", path, err)
-		}
-		if !ok {
-			return nil, fmt.Errorf("lock %s: %w", path, ErrLockTimeout)
+		done := make(chan error, 1)
+		go func() { done <- fl.Lock() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				return nil, fmt.Errorf("lock %s: %w", path, err)
+			}
+		case <-ctx.Done():
+			// Give up; release the lock if the wait still succeeds later.
+			go func() {
+				if <-done == nil {
+					_ = fl.Unlock()
+				}
+			}()
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil, fmt.Errorf("lock %s: %w", path, ErrLockTimeout)
+			}
+			return nil, fmt.Errorf("lock %s: %w", path, ctx.Err())
 		}
 	}
 	return func() { _ = fl.Unlock() }, nil

@@ -38,25 +38,37 @@ func (e *Entry) Encode() ([]byte, error) {
 	return json.Marshal(e)
 }
 
-// CapPayload returns raw as a single line of JSON in which every top-level
-// field whose encoded size exceeds limit is replaced by a JSON string holding
-// its first limit bytes (a string field's text, otherwise its JSON text). The
-// returned map gives the original size of each field cut. A payload that is
-// not an object is returned compacted, or as a JSON string when it is not
-// JSON at all.
+// WholePayload is the Truncated key of a payload cut as a whole: one that is
+// not a JSON object (a rejected payload) and is larger than the limit.
+const WholePayload = "*"
+
+// CapPayload returns raw as a single line of valid UTF-8 JSON in which every
+// top-level field whose encoded size exceeds limit is replaced by a JSON
+// string holding its first limit bytes (a string field's text, otherwise its
+// JSON text). The returned map gives the original size of each field cut.
+// A payload that is not an object is returned compacted, or as a JSON string
+// when it is not JSON at all; either is cut whole (key WholePayload) when
+// larger than limit. Invalid UTF-8 is replaced by U+FFFD, so that strict
+// readers can parse every log.
 func CapPayload(raw []byte, limit int) (json.RawMessage, map[string]int) {
 	raw = bytes.TrimSpace(raw)
 	if limit <= 0 {
 		limit = DefaultCap
 	}
+	size := len(raw)
+	if !utf8.Valid(raw) {
+		raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
+	}
 	var buf bytes.Buffer
-	if !json.Valid(raw) {
+	if !json.Valid(raw) || (raw[0] != '{' && len(raw) > limit) {
 		s := string(raw)
+		var truncated map[string]int
 		if len(s) > limit {
 			s = cut(s, limit)
+			truncated = map[string]int{WholePayload: size}
 		}
 		b, _ := json.Marshal(s)
-		return b, nil
+		return b, truncated
 	}
 	if len(raw) <= limit || raw[0] != '{' {
 		if err := json.Compact(&buf, raw); err != nil {

@@ -94,7 +94,12 @@ func Tail(path string, offset int64, fn func(raw []byte) error) (next int64, res
 		lead := len(line) - len(bytes.TrimLeft(line, " \t\r\n,"))
 		trimmed = bytes.TrimLeft(trimmed, ",")
 		trimmed = bytes.TrimSpace(trimmed)
-		cand := bytes.TrimSuffix(trimmed, []byte(","))
+		cand := trimmed
+		if len(cand) > 0 && cand[0] == '{' {
+			// "<entry>,]" is a complete entry whose append was torn
+			// after its separator's first byte.
+			cand = bytes.TrimRight(cand, ", \t\r]")
+		}
 		switch {
 		case len(cand) == 0, bytes.Equal(cand, []byte("[")), bytes.Equal(cand, []byte("]")):
 			if complete && !bytes.Equal(cand, []byte("]")) {

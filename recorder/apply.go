@@ -157,6 +157,13 @@ func (a *applier) apply(s *state.Session) {
 		if s.EndReason == "" {
 			s.EndReason = "other"
 		}
+		// Background agents die with their session; their SubagentStop
+		// will not come.
+		for i := range s.AgentsHistory {
+			if e := &s.AgentsHistory[i]; e.Running() {
+				complete(s, e, a.now, state.AgentStopped)
+			}
+		}
 
 	case hookio.TaskCreated:
 		upsertTask(s, ev.TaskID, ev.TaskSubject, ev.TaskDescription, "pending", a.now)
@@ -209,25 +216,24 @@ func (a *applier) postTool(s *state.Session) {
 	in := ev.Input()
 	resp := ev.Response()
 	switch ev.ToolName {
+	// SPEC §3: a Write that creates is new, any other Write and every
+	// Edit/MultiEdit/NotebookEdit is edited, also for a file created
+	// earlier in the session (it was created, then changed).
 	case "Write":
 		p := a.rel(in.FilePath)
 		if resp.Type == "create" {
 			addFile(&s.Files.New, p)
-		} else if !contains(s.Files.New, p) {
+		} else {
 			addFile(&s.Files.Edited, p)
 		}
 	case "Edit", "MultiEdit":
-		if p := a.rel(in.FilePath); !contains(s.Files.New, p) {
-			addFile(&s.Files.Edited, p)
-		}
+		addFile(&s.Files.Edited, a.rel(in.FilePath))
 	case "NotebookEdit":
 		path := in.NotebookPath
 		if path == "" {
 			path = in.FilePath
 		}
-		if p := a.rel(path); !contains(s.Files.New, p) {
-			addFile(&s.Files.Edited, p)
-		}
+		addFile(&s.Files.Edited, a.rel(path))
 	case "Read":
 		addFile(&s.Files.Read, a.rel(in.FilePath))
 	case "TodoWrite":
@@ -346,11 +352,22 @@ func (a *applier) agentDone(s *state.Session, resp hookio.ToolResponse) {
 	}
 	if resp.AgentID != "" && e.AgentID != resp.AgentID {
 		// SubagentStart pairing is by type and order; the response is
-		// authoritative. Swap ids with an entry that took this one.
-		if other := s.FindAgent(resp.AgentID); other != nil && other != e {
-			other.AgentID = e.AgentID
+		// authoritative. An agent_type learnt from a SubagentStart belongs
+		// to that agent_id, so it moves with the id: swap both with an
+		// entry that took this id, or hand e's old id to a call still
+		// waiting for its SubagentStart.
+		other := s.FindAgent(resp.AgentID)
+		oldID, oldType := e.AgentID, e.AgentType
+		e.AgentID, e.AgentType = resp.AgentID, ""
+		switch {
+		case other != nil && other != e:
+			e.AgentType = other.AgentType
+			other.AgentID, other.AgentType = oldID, oldType
+		case oldID != "":
+			if w := unpairedAgent(s, oldType); w != nil {
+				w.AgentID, w.AgentType = oldID, oldType
+			}
 		}
-		e.AgentID = resp.AgentID
 	}
 	if resp.AgentType != "" {
 		e.AgentType = resp.AgentType
@@ -376,15 +393,20 @@ func (a *applier) agentDone(s *state.Session, resp hookio.ToolResponse) {
 // subagentStart pairs a SubagentStart with the Agent call that spawned it.
 func (a *applier) subagentStart(s *state.Session) {
 	ev := a.ev
-	if ev.AgentID == "" || s.FindAgent(ev.AgentID) != nil {
+	if ev.AgentID == "" {
 		return
 	}
-	for i := range s.AgentsHistory {
-		e := &s.AgentsHistory[i]
-		if e.Running() && e.AgentID == "" && (e.Name == ev.AgentType || ev.AgentType == "") {
-			e.AgentID, e.AgentType = ev.AgentID, ev.AgentType
-			return
+	if e := s.FindAgent(ev.AgentID); e != nil {
+		// A background launch's PostToolUse (status async_launched, which
+		// carries agentId but no agentType) can come first.
+		if e.AgentType == "" {
+			e.AgentType = ev.AgentType
 		}
+		return
+	}
+	if e := unpairedAgent(s, ev.AgentType); e != nil {
+		e.AgentID, e.AgentType = ev.AgentID, ev.AgentType
+		return
 	}
 	if ev.AgentType == "" {
 		return
@@ -395,6 +417,18 @@ func (a *applier) subagentStart(s *state.Session) {
 		StartedAt: a.now, Status: state.AgentRunning,
 	})
 	s.Agents = append(s.Agents, ev.AgentType)
+}
+
+// unpairedAgent returns the oldest running agents_history entry that has no
+// agent_id yet and was requested as agentType (any type when it is empty).
+func unpairedAgent(s *state.Session, agentType string) *state.Agent {
+	for i := range s.AgentsHistory {
+		e := &s.AgentsHistory[i]
+		if e.Running() && e.AgentID == "" && (e.Name == agentType || agentType == "") {
+			return e
+		}
+	}
+	return nil
 }
 
 // subagentStop records a subagent's result and completes background agents
@@ -490,24 +524,41 @@ func countActivity(s *state.Session, now time.Time) {
 }
 
 // rel makes a tool's file path relative to the project root when it is
-// inside it. Windows paths (C:\..., and Git Bash's /c/...) are compared
-// case-insensitively with forward slashes.
+// inside it. Absolute paths are cleaned first ("root/src/../a.go" is
+// "a.go", "root/../x" is outside). Windows paths (C:\..., and Git Bash's
+// /c/... when the other side is a C:\ path) are compared case-insensitively
+// with forward slashes; other paths are compared exactly, as the file
+// systems they come from are case-sensitive.
 func (a *applier) rel(p string) string {
 	if p == "" {
 		return ""
 	}
 	root := a.root
-	if r, ok := strings.CutPrefix(p, root+string(filepath.Separator)); ok && root != "" {
-		return r
+	if filepath.IsAbs(p) {
+		p = filepath.Clean(p)
 	}
-	if p == root {
-		return "."
+	if root != "" {
+		if p == root {
+			return "."
+		}
+		if r, ok := strings.CutPrefix(p, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator)); ok {
+			return r
+		}
+	}
+	if !isWindowsPath(p) && !isWindowsPath(root) {
+		return p
 	}
 	np, nr := winNorm(p), winNorm(root)
 	if nr != "" && strings.HasPrefix(strings.ToLower(np), strings.ToLower(nr)+"/") {
 		return np[len(nr)+1:]
 	}
 	return p
+}
+
+// isWindowsPath reports whether p is written the Windows way: a drive
+// letter ("C:") or a backslash.
+func isWindowsPath(p string) bool {
+	return (len(p) >= 2 && p[1] == ':' && isLetter(p[0])) || strings.Contains(p, `\`)
 }
 
 func winNorm(p string) string {

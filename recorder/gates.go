@@ -1,14 +1,20 @@
 package recorder
 
 import (
+	"github.com/dylan-gluck/spcstr/feedback"
 	"github.com/dylan-gluck/spcstr/gate"
+	"github.com/dylan-gluck/spcstr/requirements"
+	"github.com/dylan-gluck/spcstr/strategy"
 )
 
 // DefaultGates builds the gates that may answer Claude Code for a project:
 // the requirements framework, the feedback loop and the configured
-// strategies. Each returns nothing when it is not configured, so a project
-// without configuration pays only for checking that the files are absent.
+// strategies. A gate whose configuration is absent stays inert, so a
+// project without configuration pays only for a few stats of missing files.
 func DefaultGates(setup gate.Setup) []gate.Gate {
 	var gates []gate.Gate
+	gates = append(gates, requirements.NewGate(setup))
+	gates = append(gates, feedback.Gates(setup)...)
+	gates = append(gates, strategy.Gates(setup)...)
 	return gates
 }

@@ -242,6 +242,11 @@ func (r *run) runGates(ctx context.Context, s *state.Session) (*hookio.Answer, [
 			rec.DurationMS = dur
 			records = append(records, rec)
 		}
+		if dry {
+			for i := range verdicts {
+				verdicts[i].DryRun = true
+			}
+		}
 		verdicts = r.guardStops(s, g.Name(), verdicts)
 		for _, v := range verdicts {
 			if v.Decision != "" && err == nil {
@@ -249,24 +254,24 @@ func (r *run) runGates(ctx context.Context, s *state.Session) (*hookio.Answer, [
 				if src == "" {
 					src = g.Name() // a verdict speaks for its gate unless it names a strategy
 				}
-				records = append(records, gate.Record{Source: src, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur})
+				records = append(records, gate.Record{Source: src, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur, DryRun: v.DryRun})
 			}
 		}
 		all = append(all, verdicts...)
 	}
 	for i := range records {
 		records[i].RequestID, records[i].SessionID, records[i].Timestamp = reqID, s.SessionID, r.now
-		records[i].Hook, records[i].DryRun = r.name, dry
+		records[i].Hook = r.name
+		records[i].DryRun = records[i].DryRun || dry
 		if records[i].Source == "" {
 			records[i].Source = "unknown"
 		}
 	}
-	if dry {
-		// Log everything, enforce nothing: keep context, drop decisions.
-		for i := range all {
-			if all[i].Decision == gate.Deny || all[i].Decision == gate.Block {
-				all[i].Decision = ""
-			}
+	// Dry-run (global, or a verdict's own): log everything, enforce
+	// nothing: keep context and messages, drop the decision.
+	for i := range all {
+		if all[i].DryRun && (all[i].Decision == gate.Deny || all[i].Decision == gate.Block) {
+			all[i].Decision = ""
 		}
 	}
 	answer := gate.Merge(r.name, all)
@@ -305,8 +310,8 @@ func (r *run) guardStops(s *state.Session, source string, verdicts []gate.Verdic
 	tools := s.ToolCalls()
 	blocking := false
 	for _, v := range verdicts {
-		if v.Decision == gate.Block {
-			blocking = true
+		if v.Decision == gate.Block && !v.DryRun {
+			blocking = true // a dry-run block is not enforced, so not counted
 		}
 	}
 	if s.Gates == nil {
@@ -324,10 +329,10 @@ func (r *run) guardStops(s *state.Session, source string, verdicts []gate.Verdic
 	if gs.StopBlocks >= maxStopBlocks {
 		out := make([]gate.Verdict, 0, len(verdicts))
 		for _, v := range verdicts {
-			if v.Decision == gate.Block {
+			if v.Decision == gate.Block && !v.DryRun {
 				v.Decision = gate.Allow
 				v.Escalated = true
-				v.Reason = "escalated: " + v.Reason
+				v.Reason = "escalated:" + v.Reason
 				v.SystemMessage = fmt.Sprintf("spcstr: %s blocked %d stops in a row without progress, so this stop is allowed. Still unmet:\n%s",
 					source, maxStopBlocks, v.Message)
 			}
@@ -413,7 +418,7 @@ func (r *run) appendLog(ctx context.Context, answer []byte, decisions int) {
 		r.fail("encode log entry: %v", err)
 		return
 	}
-	path := r.layout.LogPath(hookio.SnakeName(r.name))
+	path := r.layout.LogPath(EventLogName(r.name))
 	if err := logs.Append(ctx, path, data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes}); err != nil {
 		r.fail("append %s: %v", path, err)
 	}
@@ -435,6 +440,18 @@ func (r *run) appendDecisions(ctx context.Context, records []gate.Record) {
 
 // RejectedLog is the snake_case name of the log of payloads spcstr refused.
 const RejectedLog = "rejected"
+
+// EventLogName is the log name for an event: its snake_case name, except
+// that an (unknown) event named like one of spcstr's own logs (decisions,
+// rejected, repairs) is logged as event_<name> so it cannot mix with them.
+func EventLogName(name string) string {
+	snake := hookio.SnakeName(name)
+	switch snake {
+	case gate.DecisionsLog, RejectedLog, logs.RepairsName:
+		return "event_" + snake
+	}
+	return snake
+}
 
 // reject notes an unusable payload in rejected.json and writes nothing else.
 func (r *run) reject(ctx context.Context, reason string) {

@@ -7,6 +7,7 @@ package registry
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,21 +18,25 @@ import (
 
 // File is the registry document.
 type File struct {
-	Version  string           `json:"version"`
-	Sessions map[string]Entry `json:"sessions"`
+	Version  string
+	Sessions map[string]Entry
+
+	extra map[string]json.RawMessage // keys spcstr does not know, kept
 }
 
 // Entry is one registered session. Times are Unix seconds, as the Python
 // framework writes them.
 type Entry struct {
-	PID        int     `json:"pid"`
-	PPID       int     `json:"ppid"`
-	ProjectDir string  `json:"project_dir"`
-	Branch     string  `json:"branch"`
-	StartedAt  float64 `json:"started_at"`
-	LastActive float64 `json:"last_active"`
+	PID        int
+	PPID       int
+	ProjectDir string
+	Branch     string
+	StartedAt  float64
+	LastActive float64
 	// SessionID is the full id (spcstr's addition; the key is shortened).
-	SessionID string `json:"session_id,omitempty"`
+	SessionID string
+
+	extra map[string]json.RawMessage // fields spcstr does not know, kept
 }
 
 // Path returns the registry path: $SPCSTR_REGISTRY, else
@@ -62,8 +67,14 @@ func ShortID(id string) string {
 func Register(ctx context.Context, path, sessionID string, e Entry, alive func(pid int) bool) error {
 	var f File
 	return jsonfile.Update(ctx, path, &f, func(fresh bool, _ error) (bool, error) {
-		if fresh || f.Sessions == nil {
-			f = File{Version: "1.0", Sessions: map[string]Entry{}}
+		if fresh {
+			f = File{Version: "1.0"}
+		}
+		if f.Sessions == nil {
+			f.Sessions = map[string]Entry{}
+		}
+		if f.Version == "" {
+			f.Version = "1.0"
 		}
 		for k, old := range f.Sessions {
 			if old.PPID > 0 && !alive(old.PPID) {
@@ -71,8 +82,11 @@ func Register(ctx context.Context, path, sessionID string, e Entry, alive func(p
 			}
 		}
 		key := ShortID(sessionID)
-		if old, ok := f.Sessions[key]; ok && old.StartedAt > 0 {
-			e.StartedAt = old.StartedAt
+		if old, ok := f.Sessions[key]; ok {
+			if old.StartedAt > 0 {
+				e.StartedAt = old.StartedAt
+			}
+			e.extra = old.extra
 		}
 		e.SessionID = sessionID
 		f.Sessions[key] = e

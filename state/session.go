@@ -81,7 +81,7 @@ type Agent struct {
 	Background  bool           `json:"background"`
 	StartedAt   time.Time      `json:"started_at"`
 	CompletedAt *time.Time     `json:"completed_at,omitempty"`
-	Status      string         `json:"status,omitempty"` // running, completed, failed
+	Status      string         `json:"status,omitempty"` // running, completed, failed, stopped
 	Result      string         `json:"result,omitempty"` // PASS or FAIL when a marker was found
 	Marker      string         `json:"marker,omitempty"` // REVIEW_APPROVED, TESTS_FAILED, ...
 	ToolsUsed   map[string]int `json:"tools_used,omitempty"`
@@ -94,6 +94,8 @@ const (
 	AgentRunning   = "running"
 	AgentCompleted = "completed"
 	AgentFailed    = "failed"
+	// AgentStopped: still running when its session ended.
+	AgentStopped = "stopped"
 )
 
 // Running reports whether the agent has not completed.

@@ -33,6 +33,15 @@ func (l Layout) Update(ctx context.Context, id string, now time.Time, fn func(s 
 			}
 		}
 		s.Normalize()
+		// A file that parses but lacks the basics ("{}", "null", a hand
+		// edit) is completed: the folder names the session.
+		s.SessionID = id
+		if s.CreatedAt.IsZero() {
+			s.CreatedAt = now
+		}
+		if s.ProjectDir == "" {
+			s.ProjectDir = l.Root
+		}
 		if err := fn(&s, fresh); err != nil {
 			return false, err
 		}

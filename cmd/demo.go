@@ -1,0 +1,110 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dylan-gluck/spcstr/demo"
+	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui"
+	tuireq "github.com/dylan-gluck/spcstr/tui/requirements"
+)
+
+func newDemoCmd() *cobra.Command {
+	var (
+		dir   string
+		speed float64
+		noTUI bool
+		keep  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Watch the dashboard on recorded sessions played into a scratch project",
+		Long: `Makes a scratch project (a temporary git repository with .spcstr/), plays
+four recorded Claude Code sessions into it through the real "spcstr hook" at
+a watchable pace, several at once, and opens the dashboard on them. The
+sessions were recorded with the real Claude Code CLI: a feature with a
+failing then passing test run and a reviewer agent, background tester and
+reviewer agents, a session that gets compacted, and one that is left stale.
+
+--no-tui only plays the sessions (for scripts and tests). The scratch
+project is removed afterwards unless --dir or --keep is given.`,
+		Args:         cobra.NoArgs,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if speed <= 0 {
+				return fmt.Errorf("--speed must be positive, not %v", speed)
+			}
+			exe, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("find the spcstr binary: %w", err)
+			}
+			sessions, err := demo.Sessions()
+			if err != nil {
+				return err
+			}
+			project := dir
+			if project == "" {
+				project, err = os.MkdirTemp("", "spcstr-demo-")
+				if err != nil {
+					return err
+				}
+				if !keep {
+					defer os.RemoveAll(project)
+				}
+			}
+			ctx := cmd.Context()
+			if err := demo.Setup(ctx, project); err != nil {
+				return fmt.Errorf("scratch project: %w", err)
+			}
+			var hookErr strings.Builder
+			opt := demo.Options{Exe: exe, Dir: project, Speed: speed, Stderr: &syncWriter{w: &hookErr}}
+			out := cmd.OutOrStdout()
+			if noTUI {
+				fmt.Fprintf(out, "playing %d events of %d sessions into %s\n", demo.Count(sessions), len(sessions), project)
+				if err := demo.Play(ctx, opt, sessions); err != nil {
+					return err
+				}
+				if hookErr.Len() > 0 {
+					fmt.Fprint(cmd.ErrOrStderr(), hookErr.String())
+				}
+				fmt.Fprintln(out, "done:", project)
+				return nil
+			}
+			playCtx, cancel := context.WithCancel(ctx)
+			done := make(chan error, 1)
+			go func() { done <- demo.Play(playCtx, opt, sessions) }()
+			err = tui.Run(ctx, tui.Options{
+				Layout:       state.Layout{Root: project},
+				RegistryPath: demo.RegistryPath(project),
+				NoColor:      tui.NoColorEnv(os.Getenv),
+				Title:        "demo",
+				ReqActions:   tuireq.DefaultActions(),
+			}, cmd.InOrStdin(), out)
+			cancel()
+			playErr := <-done
+			if keep || dir != "" {
+				fmt.Fprintln(out, "demo project kept at", project)
+			}
+			if err != nil {
+				return err
+			}
+			if playErr != nil {
+				return playErr
+			}
+			if hookErr.Len() > 0 {
+				fmt.Fprint(cmd.ErrOrStderr(), hookErr.String())
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "play into this folder (kept) instead of a temporary one")
+	cmd.Flags().Float64Var(&speed, "speed", 1, "pace multiplier: 2 plays twice as fast")
+	cmd.Flags().BoolVar(&noTUI, "no-tui", false, "only play the sessions; do not open the dashboard")
+	cmd.Flags().BoolVar(&keep, "keep", false, "keep the temporary scratch project")
+	return cmd
+}

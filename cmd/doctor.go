@@ -1,0 +1,54 @@
+package cmd
+
+import (
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dylan-gluck/spcstr/doctor"
+)
+
+func newDoctorCmd() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "doctor",
+		Short: "Say what is wrong with the installation and how to fix it",
+		Long: `Checks this project's spcstr installation: the binary on PATH and the one
+the hooks run, hooks registered for every event in the local, project and
+user settings (and not filtered by a matcher, "if" or disableAllHooks),
+.spcstr/config.yaml, files set aside as corrupt, .spcstr/ ignored by git,
+and leftover temporary files. Each problem comes with a fix.
+
+Exit status: 0 when there is no problem (warning or error), 1 otherwise.
+
+--json prints one object:
+  {"version": 1, "project": "<root>", "healthy": <bool>,
+   "summary": {"ok": n, "info": n, "warning": n, "error": n},
+   "findings": [{"check": "<name>", "severity": "ok|info|warning|error",
+                 "message": "...", "fix": "...", "path": "..."}]}
+("fix" and "path" are omitted when empty).`,
+		Args:         cobra.NoArgs,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root, err := projectRoot()
+			if err != nil {
+				return err
+			}
+			report := doctor.Run(cmd.Context(), doctor.DefaultEnv(root), doctor.DefaultChecks())
+			if asJSON {
+				err = report.WriteJSON(cmd.OutOrStdout())
+			} else {
+				err = report.WriteText(cmd.OutOrStdout())
+			}
+			if err != nil {
+				return err
+			}
+			if !report.Healthy {
+				return withCode(1, errors.New(""))
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return c
+}

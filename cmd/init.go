@@ -1,0 +1,47 @@
+package cmd
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/dylan-gluck/spcstr/setup"
+)
+
+func newInitCmd() *cobra.Command {
+	var opts setup.Options
+	c := &cobra.Command{
+		Use:   "init",
+		Short: "Register spcstr's hooks and create .spcstr/ in this project",
+		Long: `Registers "spcstr hook" for every Claude Code hook event in
+.claude/settings.json (with --global: ~/.claude/settings.json, or
+$CLAUDE_CONFIG_DIR/settings.json), creates .spcstr/ with logs/ and sessions/,
+and adds .spcstr/ to .gitignore.
+
+It merges: every other key and hook in the file stays as it is, in the same
+order. Running it again changes nothing. The previous file is kept as
+settings.json.bak. When spcstr on PATH is not this binary, the hooks run this
+binary by its absolute path. WorktreeCreate is never registered: a hook there
+would replace Claude Code's own worktree creation.`,
+		Example: `  spcstr init            # this project
+  spcstr init --dry-run  # show the changes as a diff, write nothing
+  spcstr init --global   # every project (each still needs its .spcstr/)`,
+		Args:         cobra.NoArgs,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if opts.Root, err = projectRoot(); err != nil {
+				return err
+			}
+			if opts.Command, err = hookCommand(); err != nil {
+				return err
+			}
+			res, err := setup.Init(opts)
+			if err != nil {
+				return err
+			}
+			return res.WriteInit(cmd.OutOrStdout())
+		},
+	}
+	c.Flags().BoolVar(&opts.Global, "global", false, "register in the user settings file (~/.claude/settings.json) instead of the project's")
+	c.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
+	return c
+}

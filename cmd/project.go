@@ -1,0 +1,30 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+
+	"github.com/dylan-gluck/spcstr/settings"
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+// projectRoot is the project the user's commands act on: the nearest
+// folder up from the working directory that holds .spcstr/, else the git
+// top level, else the working directory (../shared/SPEC.md §2).
+func projectRoot() (string, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find the current folder: %w", err)
+	}
+	return state.FindRoot("", cwd), nil
+}
+
+// hookCommand is the command init registers for the running binary.
+func hookCommand() (settings.HookCommand, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return settings.HookCommand{}, fmt.Errorf("find the spcstr binary: %w", err)
+	}
+	return settings.ResolveCommand(exe, exec.LookPath), nil
+}

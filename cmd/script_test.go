@@ -1,0 +1,42 @@
+package cmd
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain makes this test binary double as the spcstr command, so the
+// scripts under testdata/script run "spcstr ..." as a user types it.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"spcstr": func() { os.Exit(Execute()) },
+	})
+}
+
+// TestScripts runs the end-to-end CLI scripts in testdata/script. Each runs
+// in its own sandbox: $HOME is $WORK/home, the session registry is
+// $WORK/registry.json, and $SPCSTR_BIN is the spcstr binary on PATH (for
+// scripts that copy it somewhere else).
+func TestScripts(t *testing.T) {
+	bin, err := exec.LookPath("spcstr")
+	if err != nil {
+		t.Fatalf("testscript did not put spcstr on PATH: %v", err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			env.Setenv("HOME", home)
+			env.Setenv("SPCSTR_REGISTRY", filepath.Join(env.WorkDir, "registry.json"))
+			env.Setenv("SPCSTR_BIN", bin)
+			// git must not read the machine's or the user's config.
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(env.WorkDir, "gitconfig"))
+			return os.MkdirAll(home, 0o755)
+		},
+	})
+}

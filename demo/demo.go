@@ -1,0 +1,396 @@
+// Package demo plays bundled, real Claude Code sessions into a scratch
+// project through the real "spcstr hook", at a pace a person can watch, so
+// that the dashboard has something live to show (spcstr demo). The sessions
+// were recorded with the real-client harness (see scenarios/): their hook
+// payloads, relative timing and transcript usage lines are embedded here.
+package demo
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+//go:embed sessions/*.jsonl
+var bundled embed.FS
+
+// Session is one bundled session.
+type Session struct {
+	Name       string
+	ID         string
+	Events     []Event
+	Transcript []TranscriptLine
+	// Stale plays the session without its SessionEnd and with a Claude Code
+	// process id that no longer exists, so that it shows as stale.
+	Stale bool
+}
+
+// Event is one hook invocation: when it came (ms after the session's first
+// event) and its payload, with ${PROJECT} and ${CLAUDE_HOME} placeholders.
+type Event struct {
+	T       int64           `json:"t"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// Name returns the payload's hook_event_name.
+func (e Event) Name() string {
+	var p struct {
+		Name string `json:"hook_event_name"`
+	}
+	_ = json.Unmarshal(e.Payload, &p)
+	return p.Name
+}
+
+// TranscriptLine is one trimmed transcript line and when it was written.
+type TranscriptLine struct {
+	T    int64
+	Line []byte // the line without "t"
+}
+
+// staleSessions are played as crashed sessions.
+var staleSessions = map[string]bool{"docs": true}
+
+// order is the order sessions start in.
+var order = []string{"feature", "background", "docs", "compact"}
+
+// Sessions loads the bundled sessions.
+func Sessions() ([]Session, error) {
+	var out []Session
+	for _, name := range order {
+		s, err := load(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func load(name string) (Session, error) {
+	s := Session{Name: name, Stale: staleSessions[name]}
+	data, err := fs.ReadFile(bundled, path.Join("sessions", name+".jsonl"))
+	if err != nil {
+		return s, fmt.Errorf("bundled session %s: %w", name, err)
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var ev Event
+		if err := json.Unmarshal(line, &ev); err != nil {
+			return s, fmt.Errorf("bundled session %s: %w", name, err)
+		}
+		s.Events = append(s.Events, ev)
+	}
+	if len(s.Events) > 0 {
+		var p struct {
+			ID string `json:"session_id"`
+		}
+		_ = json.Unmarshal(s.Events[0].Payload, &p)
+		s.ID = p.ID
+	}
+	tdata, err := fs.ReadFile(bundled, path.Join("sessions", name+".transcript.jsonl"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return s, err
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(tdata), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(line, &m); err != nil {
+			return s, fmt.Errorf("bundled transcript %s: %w", name, err)
+		}
+		t, _ := strconv.ParseInt(string(m["t"]), 10, 64)
+		delete(m, "t")
+		b, _ := json.Marshal(m)
+		s.Transcript = append(s.Transcript, TranscriptLine{T: t, Line: b})
+	}
+	return s, nil
+}
+
+// Options configures a demo run.
+type Options struct {
+	// Exe is the spcstr binary whose "hook" is run for every event.
+	Exe string
+	// Dir is the scratch project (made by Setup).
+	Dir string
+	// Speed scales the pace: 1 is a few events per second per session, 2
+	// twice as fast, 0.5 half.
+	Speed float64
+	// Stagger is the delay between two sessions' starts at speed 1
+	// (default 3 s).
+	Stagger time.Duration
+	// Stderr receives the hooks' own stderr (default: discarded).
+	Stderr io.Writer
+	// Progress is called after each event (may be nil).
+	Progress func(session string, n, total int)
+}
+
+// Paths of a scratch project.
+func RegistryPath(dir string) string { return filepath.Join(dir, ".demo", "sessions.json") }
+
+// ClaudeHome is where the scratch project's transcripts live.
+func ClaudeHome(dir string) string { return filepath.Join(dir, ".demo", "claude") }
+
+// Setup makes dir a scratch project: a git repository on branch main with
+// a README, and an empty .spcstr/.
+func Setup(ctx context.Context, dir string) error {
+	if err := os.MkdirAll(filepath.Join(dir, ".spcstr"), 0o755); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(ClaudeHome(dir), 0o755); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		cmd := exec.CommandContext(ctx, "git", "init", "-q", "-b", "main", dir)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			// No git: a minimal repository is enough for branch detection.
+			if err := os.MkdirAll(filepath.Join(dir, ".git", "refs", "heads"), 0o755); err != nil {
+				return fmt.Errorf("git init: %v: %s", err, out)
+			}
+			if err := os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	readme := "# spcstr demo\n\nA scratch project fed with recorded Claude Code sessions by `spcstr demo`.\n"
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte(readme), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(".spcstr/\n.demo/\n"), 0o644)
+}
+
+// Delay is how long to wait before an event that came gap after the
+// previous one in the recording: a few events per second, longer pauses
+// kept in part, divided by speed.
+func Delay(gap time.Duration, speed float64) time.Duration {
+	if speed <= 0 {
+		speed = 1
+	}
+	d := 300*time.Millisecond + gap/2
+	d = min(d, 2500*time.Millisecond)
+	return time.Duration(float64(d) / speed)
+}
+
+// Play feeds the sessions into opt.Dir, interleaved: each session runs its
+// events in order (as Claude Code awaits each hook), sessions start
+// opt.Stagger apart, so several are live at once. It returns when every
+// session is played or ctx ends, with the hooks' failures joined.
+func Play(ctx context.Context, opt Options, sessions []Session) error {
+	if opt.Speed <= 0 {
+		opt.Speed = 1
+	}
+	if opt.Stagger <= 0 {
+		opt.Stagger = 3 * time.Second
+	}
+	if opt.Stderr == nil {
+		opt.Stderr = io.Discard
+	}
+	deadPID, err := deadPID(ctx, opt.Exe)
+	if err != nil {
+		return err
+	}
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	for i, s := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wait := time.Duration(float64(opt.Stagger) * float64(i) / opt.Speed)
+			if !sleep(ctx, wait) {
+				return
+			}
+			if err := playOne(ctx, opt, s, deadPID); err != nil {
+				mu.Lock()
+				errs = append(errs, fmt.Errorf("%s: %w", s.Name, err))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func playOne(ctx context.Context, opt Options, s Session, deadPID int) error {
+	dir, err := filepath.Abs(opt.Dir)
+	if err != nil {
+		return err
+	}
+	home := ClaudeHome(dir)
+	repl := strings.NewReplacer(jsonInner("${PROJECT}"), jsonInner(dir), jsonInner("${CLAUDE_HOME}"), jsonInner(home))
+	pid := os.Getpid()
+	if s.Stale {
+		pid = deadPID
+	}
+	env := hookEnv(dir, pid)
+	var transcript string
+	written := 0
+	var prev int64
+	for n, ev := range s.Events {
+		if s.Stale && ev.Name() == "SessionEnd" {
+			continue
+		}
+		if n > 0 && !sleep(ctx, Delay(time.Duration(ev.T-prev)*time.Millisecond, opt.Speed)) {
+			return nil
+		}
+		prev = ev.T
+		payload := []byte(repl.Replace(string(ev.Payload)))
+		if transcript == "" {
+			var p struct {
+				T string `json:"transcript_path"`
+			}
+			_ = json.Unmarshal(payload, &p)
+			transcript = p.T
+		}
+		// The transcript grows as the recorded one did, up to this event.
+		next := written
+		for next < len(s.Transcript) && s.Transcript[next].T <= ev.T {
+			next++
+		}
+		if next > written && transcript != "" {
+			if err := appendLines(transcript, s.Transcript[written:next]); err != nil {
+				return err
+			}
+			written = next
+		}
+		if err := runHook(ctx, opt, dir, env, payload); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		if opt.Progress != nil {
+			opt.Progress(s.Name, n+1, len(s.Events))
+		}
+	}
+	return nil
+}
+
+func runHook(ctx context.Context, opt Options, dir string, env []string, payload []byte) error {
+	var p struct {
+		Cwd string `json:"cwd"`
+	}
+	_ = json.Unmarshal(payload, &p)
+	cmd := exec.CommandContext(ctx, opt.Exe, "hook")
+	cmd.Stdin = bytes.NewReader(payload)
+	cmd.Stdout = io.Discard
+	cmd.Stderr = opt.Stderr
+	cmd.Env = env
+	cmd.Dir = dir
+	if fi, err := os.Stat(p.Cwd); err == nil && fi.IsDir() {
+		cmd.Dir = p.Cwd
+	}
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("spcstr hook: %w", err)
+	}
+	return nil
+}
+
+// hookEnv is the environment of each hook: the caller's, minus anything
+// that would send events elsewhere, plus the scratch project and registry.
+func hookEnv(dir string, claudePID int) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "CLAUDE") || strings.HasPrefix(k, "SPCSTR_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"CLAUDE_PROJECT_DIR="+dir,
+		"SPCSTR_REGISTRY="+RegistryPath(dir),
+		"CLAUDE_PID="+strconv.Itoa(claudePID),
+	)
+}
+
+// deadPID returns the pid of a process that has exited (the stale
+// session's "Claude Code").
+func deadPID(ctx context.Context, exe string) (int, error) {
+	cmd := exec.CommandContext(ctx, exe, "version")
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Run(); err != nil {
+		return 0, fmt.Errorf("run %s: %w", exe, err)
+	}
+	return cmd.Process.Pid, nil
+}
+
+func appendLines(path string, lines []TranscriptLine) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	for _, l := range lines {
+		w.Write(l.Line)
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// jsonInner is s as it appears inside a JSON string.
+func jsonInner(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// Count returns the number of events Play will run.
+func Count(sessions []Session) int {
+	n := 0
+	for _, s := range sessions {
+		for _, ev := range s.Events {
+			if s.Stale && ev.Name() == "SessionEnd" {
+				continue
+			}
+			n++
+		}
+	}
+	return n
+}
+
+// Names lists the sessions' names, sorted.
+func Names(sessions []Session) []string {
+	var ns []string
+	for _, s := range sessions {
+		ns = append(ns, s.Name)
+	}
+	sort.Strings(ns)
+	return ns
+}

@@ -1,0 +1,187 @@
+package requirements
+
+import (
+	"regexp"
+	"testing"
+)
+
+func TestTriggerMatches(t *testing.T) {
+	commit := Trigger{Tool: "Bash", CommandPattern: `git\s+commit`, re: regexp.MustCompile(`git\s+commit`)}
+	anchored := Trigger{Tool: "Bash", CommandPattern: `^npm publish`, re: regexp.MustCompile(`^npm publish`)}
+	cases := []struct {
+		name string
+		tr   Trigger
+		call Call
+		want bool
+	}{
+		{"tool name", Trigger{Tool: "Edit"}, Call{Tool: "Edit"}, true},
+		{"other tool", Trigger{Tool: "Edit"}, Call{Tool: "Write"}, false},
+		{"names are case-sensitive", Trigger{Tool: "edit"}, Call{Tool: "Edit"}, false},
+		{"bash without pattern guards every command", Trigger{Tool: "Bash"}, Call{Tool: "Bash", Command: "ls"}, true},
+		{"pattern matches", commit, Call{Tool: "Bash", Command: "git commit -m x"}, true},
+		{"pattern matches anywhere (search, not match)", commit, Call{Tool: "Bash", Command: "cd sub && git  commit -am wip"}, true},
+		{"pattern does not match", commit, Call{Tool: "Bash", Command: "git status"}, false},
+		{"pattern needs Bash", commit, Call{Tool: "Edit", Command: "git commit"}, false},
+		{"anchored pattern", anchored, Call{Tool: "Bash", Command: "echo; npm publish"}, false},
+		{"anchored pattern at start", anchored, Call{Tool: "Bash", Command: "npm publish --dry-run"}, true},
+		{"mcp tool", Trigger{Tool: "mcp__github__create_pr"}, Call{Tool: "mcp__github__create_pr"}, true},
+	}
+	for _, c := range cases {
+		if got := c.tr.Matches(c.call); got != c.want {
+			t.Errorf("%s: Matches = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestReqTriggeredAndGuardsBash(t *testing.T) {
+	cfg, err := LoadConfigFrom(t, "requirements:\n  r:\n    enabled: true\n    trigger_tools: [Edit, {tool: Bash, command_pattern: 'git\\s+push'}]\n  d:\n    enabled: true\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, d := cfg.Lookup("r"), cfg.Lookup("d")
+	for _, c := range []struct {
+		req  *Req
+		call Call
+		want bool
+		bash bool
+	}{
+		{r, Call{Tool: "Edit"}, true, false},
+		{r, Call{Tool: "Write"}, false, false},
+		{r, Call{Tool: "Bash", Command: "git push origin"}, true, true},
+		{r, Call{Tool: "Bash", Command: "git pull"}, false, false},
+		{d, Call{Tool: "MultiEdit"}, true, false}, // default triggers
+		{d, Call{Tool: "Write"}, true, false},
+		{d, Call{Tool: "NotebookEdit"}, false, false},
+		{d, Call{Tool: "Bash", Command: "rm -rf x"}, false, false},
+	} {
+		if got := c.req.Triggered(c.call); got != c.want {
+			t.Errorf("%s.Triggered(%+v) = %v, want %v", c.req.Name, c.call, got, c.want)
+		}
+		if got := c.req.guardsBash(c.call); got != c.bash {
+			t.Errorf("%s.guardsBash(%+v) = %v, want %v", c.req.Name, c.call, got, c.bash)
+		}
+	}
+}
+
+func TestPlanFile(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		want bool
+	}{
+		{"/home/u/.claude/plans/p.md", true},
+		{"/work/proj/.claude/plans/feature.md", true},
+		{".claude/plans/x.md", true},
+		{"/work/proj/.claude/settings.json", false},
+		{"/work/proj/plans/x.md", false},
+		{"", false},
+	} {
+		if got := planFile(c.path, "/home/u"); got != c.want {
+			t.Errorf("planFile(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}
+
+func TestSkillMatches(t *testing.T) {
+	for _, c := range []struct {
+		configured, invoked string
+		want                bool
+	}{
+		{"arch-review", "arch-review", true},
+		{"arch-review", "/arch-review", true},
+		{"arch-review", "requirements-framework:arch-review", true},
+		{"arch-review", "other:arch-review", true},
+		{"requirements-framework:arch-review", "requirements-framework:arch-review", true},
+		{"requirements-framework:arch-review", "arch-review", true},
+		{"requirements-framework:arch-review", "other:arch-review", false},
+		{"requirements-framework:arch-review", "requirements-framework:plan-review", false},
+		{"arch-review", "arch-review-2", false},
+		{"", "arch-review", false},
+		{"arch-review", "", false},
+		{" /pre-commit ", "pre-commit", true},
+	} {
+		if got := SkillMatches(c.configured, c.invoked); got != c.want {
+			t.Errorf("SkillMatches(%q, %q) = %v, want %v", c.configured, c.invoked, got, c.want)
+		}
+	}
+}
+
+func TestSatisfiedBy(t *testing.T) {
+	cfg, err := LoadConfigFrom(t, `requirements:
+  commit_plan:
+    enabled: true
+  adr_reviewed:
+    enabled: true
+  tdd_planned:
+    enabled: false
+  design_ok:
+    enabled: true
+    satisfied_by_skill: design-check
+  auto_one:
+    enabled: true
+    auto_resolve_skill: my-plugin:fixer
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		skill string
+		want  []string
+	}{
+		// Default mapping; tdd_planned is disabled, solid_reviewed not configured.
+		{"requirements-framework:arch-review", []string{"commit_plan", "adr_reviewed"}},
+		{"arch-review", []string{"commit_plan", "adr_reviewed"}},
+		{"plan-review", []string{"commit_plan", "adr_reviewed"}},
+		{"design-check", []string{"design_ok"}},
+		{"someplugin:design-check", []string{"design_ok"}},
+		{"my-plugin:fixer", []string{"auto_one"}},
+		{"fixer", []string{"auto_one"}},
+		{"other:fixer", nil},
+		{"greet", nil},
+	} {
+		var got []string
+		for _, r := range cfg.SatisfiedBy(c.skill) {
+			got = append(got, r.Name)
+		}
+		if len(got) != len(c.want) || (len(got) > 0 && !equal(got, c.want)) {
+			t.Errorf("SatisfiedBy(%q) = %v, want %v", c.skill, got, c.want)
+		}
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// LoadConfigFrom loads a project whose .claude/requirements.yaml is text.
+func LoadConfigFrom(t *testing.T, text string) (*Config, error) {
+	t.Helper()
+	root, getenv := writeCascade(t, cascade{project: text})
+	cfg, err := LoadConfig(root, getenv)
+	if err == nil && len(cfg.Warnings) > 0 {
+		t.Fatalf("unexpected warnings: %q", cfg.Warnings)
+	}
+	return cfg, err
+}
+
+func TestSuggest(t *testing.T) {
+	known := []string{"commit_plan", "pre_commit_review", "adr_reviewed"}
+	for _, c := range []struct{ in, want string }{
+		{"comit_plan", "commit_plan"},
+		{"commit-plan", "commit_plan"},
+		{"pre_commit", "pre_commit_review"},
+		{"adr_review", "adr_reviewed"},
+		{"zebra", ""},
+	} {
+		if got := Suggest(c.in, known); got != c.want {
+			t.Errorf("Suggest(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,218 @@
+// Package data is the dashboard's read side: it turns the files under
+// .spcstr/ (state.json, the event logs) and the session registry into the
+// small values the panes show. Every function here does I/O and is meant to
+// run inside a tea.Cmd, never in Update or View. It reads only what it is
+// asked for: one session's state, a log's new bytes, a bounded tail window.
+package data
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dylan-gluck/spcstr/registry"
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+// Display statuses. The first four are state.json's; Stale is the
+// dashboard's: not ended, yet the registry says its process is gone.
+const (
+	StatusWorking    = state.StatusWorking
+	StatusWaiting    = state.StatusWaiting
+	StatusNeedsInput = state.StatusNeedsInput
+	StatusEnded      = state.StatusEnded
+	StatusStale      = "stale"
+	StatusUnknown    = "unknown"
+)
+
+// Limits that keep one damaged or enormous session from filling memory or
+// the screen.
+const (
+	// MaxText bounds any one text (prompt, error, notification) kept.
+	MaxText = 2000
+	// MaxItems bounds each list kept from a state (the newest are kept).
+	MaxItems = 200
+)
+
+// Summary is what the sessions list needs about one session.
+type Summary struct {
+	ID            string
+	Status        string // raw state.json status ("" when unknown)
+	Branch        string
+	Model         string
+	Cwd           string
+	ProjectDir    string
+	CreatedAt     time.Time
+	LastAt        time.Time // last event, else updated_at, else file time
+	Activity      []state.MinuteCount
+	ToolCalls     int
+	Errors        int
+	Prompts       int
+	Agents        int
+	AgentsRunning int
+	ContextPct    float64
+	LastPrompt    string
+	// Damaged says why the state could not be shown ("" when it could).
+	Damaged string
+	// Loaded is false until state.json has been read.
+	Loaded bool
+}
+
+// Listing is one session folder found on disk.
+type Listing struct {
+	ID      string
+	ModTime time.Time // state.json's, else the folder's
+}
+
+// ListSessions lists the session folders, newest state first, with one stat
+// per session (no file is read).
+func ListSessions(l state.Layout) ([]Listing, error) {
+	ids, err := l.SessionIDs()
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	out := make([]Listing, 0, len(ids))
+	for _, id := range ids {
+		dir, err := l.SessionDir(id)
+		if err != nil {
+			continue
+		}
+		var mt time.Time
+		if fi, err := os.Stat(filepath.Join(dir, state.StateFile)); err == nil {
+			mt = fi.ModTime()
+		} else if fi, err := os.Stat(dir); err == nil {
+			mt = fi.ModTime()
+		}
+		out = append(out, Listing{ID: id, ModTime: mt})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ModTime.After(out[j].ModTime) })
+	return out, nil
+}
+
+// LoadSession reads one session's state.json and returns its summary and the
+// state trimmed for display (nil when it could not be read; the summary then
+// says why in Damaged).
+func LoadSession(l state.Layout, id string, modTime time.Time) (Summary, *state.Session) {
+	sum := Summary{ID: id, Loaded: true, LastAt: modTime}
+	s, err := l.Load(id)
+	if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			sum.Damaged = "no state.json yet"
+		default:
+			msg := err.Error()
+			if p, perr := l.StatePath(id); perr == nil {
+				msg = strings.ReplaceAll(msg, p+": ", "")
+			}
+			sum.Damaged = "state.json unreadable: " + oneLine(msg, 200)
+		}
+		return sum, nil
+	}
+	Trim(s)
+	return Summarize(s, modTime), s
+}
+
+// Summarize builds the list row of a state.
+func Summarize(s *state.Session, modTime time.Time) Summary {
+	sum := Summary{
+		ID: s.SessionID, Status: s.Status, Branch: s.Branch, Model: s.Model,
+		Cwd: s.Cwd, ProjectDir: s.ProjectDir, CreatedAt: s.CreatedAt,
+		Activity: s.Activity, ToolCalls: s.ToolCalls(), Errors: len(s.Errors),
+		Prompts: len(s.Prompts), Agents: len(s.AgentsHistory),
+		ContextPct: s.Tokens.ContextPercent(), Loaded: true,
+	}
+	for i := range s.AgentsHistory {
+		if s.AgentsHistory[i].Running() {
+			sum.AgentsRunning++
+		}
+	}
+	for i := len(s.Prompts) - 1; i >= 0; i-- {
+		if s.Prompts[i].Kind == "" {
+			sum.LastPrompt = oneLine(s.Prompts[i].Prompt, 200)
+			break
+		}
+	}
+	switch {
+	case !s.LastEventAt.IsZero():
+		sum.LastAt = s.LastEventAt
+	case !s.UpdatedAt.IsZero():
+		sum.LastAt = s.UpdatedAt
+	default:
+		sum.LastAt = modTime
+	}
+	return sum
+}
+
+// Trim cuts a state down to what the dashboard shows: each text to MaxText
+// bytes and each list to its newest MaxItems entries, so that a 10 MB prompt
+// or a hand-edited file with a million errors costs little to keep and draw.
+func Trim(s *state.Session) {
+	for i := range s.Prompts {
+		if len(s.Prompts[i].Prompt) > MaxText {
+			s.Prompts[i].Prompt = state.Truncate(s.Prompts[i].Prompt, MaxText)
+			s.Prompts[i].Truncated = true
+		}
+	}
+	for i := range s.Errors {
+		s.Errors[i].Message = state.Truncate(s.Errors[i].Message, MaxText)
+		s.Errors[i].Context = nil
+	}
+	for i := range s.Notifications {
+		s.Notifications[i].Message = state.Truncate(s.Notifications[i].Message, MaxText)
+	}
+	s.Prompts = lastN(s.Prompts, MaxItems)
+	s.Errors = lastN(s.Errors, MaxItems)
+	s.Notifications = lastN(s.Notifications, MaxItems)
+	s.AgentsHistory = lastN(s.AgentsHistory, MaxItems)
+	s.Files.New = lastN(s.Files.New, MaxItems)
+	s.Files.Edited = lastN(s.Files.Edited, MaxItems)
+	s.Files.Read = lastN(s.Files.Read, MaxItems)
+	s.Todos = lastN(s.Todos, MaxItems)
+	s.Tasks = lastN(s.Tasks, MaxItems)
+	s.Transcript = state.TranscriptCursor{}
+}
+
+func lastN[T any](xs []T, n int) []T {
+	if len(xs) <= n {
+		return xs
+	}
+	return append([]T(nil), xs[len(xs)-n:]...)
+}
+
+// DisplayStatus is the status to show: the state's own, or Stale when the
+// session has not ended but the registry has no live process for it (its
+// entry is missing, or its Claude Code process is gone).
+func DisplayStatus(sum Summary, reg registry.File, alive func(pid int) bool) string {
+	if !sum.Loaded || sum.Damaged != "" && sum.Status == "" {
+		return StatusUnknown
+	}
+	if sum.Status == StatusEnded {
+		return StatusEnded
+	}
+	e, ok := reg.Lookup(sum.ID)
+	if !ok || (e.PPID > 0 && !alive(e.PPID)) {
+		return StatusStale
+	}
+	switch sum.Status {
+	case StatusWorking, StatusWaiting, StatusNeedsInput:
+		return sum.Status
+	}
+	return StatusUnknown
+}
+
+// oneLine flattens s to one line of at most n bytes.
+func oneLine(s string, n int) string {
+	if len(s) > 4*n {
+		s = s[:4*n]
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	return state.Truncate(s, n)
+}
+
+// OneLine flattens text to a single line of at most n bytes (for rows).
+func OneLine(s string, n int) string { return oneLine(s, n) }

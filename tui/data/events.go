@@ -1,0 +1,339 @@
+package data
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dylan-gluck/spcstr/logs"
+)
+
+// Event is one log entry, reduced to a line of the event tail.
+type Event struct {
+	At      time.Time
+	Session string
+	Event   string // CamelCase event name, or "Decision"
+	Tool    string
+	Detail  string // command, path, prompt, reason... on one line
+	Agent   string // subagent type when fired inside a subagent
+	Failed  bool   // a failure, an error or a deny/block decision
+}
+
+// tailWindow is how much of each log's end is read at startup.
+const tailWindow = 128 << 10
+
+// LogFile reports whether name (a file in .spcstr/logs) is an event log or
+// the decisions log the tail follows: "<snake>.json", not rotated
+// ("<snake>.<n>.json"), not a lock, temp, repairs or rejected file.
+func LogFile(name string) bool {
+	if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+		return false
+	}
+	base := strings.TrimSuffix(name, ".json")
+	if base == "" || strings.ContainsRune(base, '.') {
+		return false
+	}
+	return base != logs.RepairsName && base != "rejected"
+}
+
+// LogPaths lists the event logs in dir.
+func LogPaths(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() && LogFile(e.Name()) {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
+// Offsets remembers, per log path, the read position for logs.Tail.
+type Offsets map[string]int64
+
+// TailStart reads the last tailWindow bytes of each log in dir and returns
+// their entries (oldest first) and the offsets to follow the logs from. It
+// never reads a whole log.
+func TailStart(dir string) ([]Event, Offsets) {
+	offs := Offsets{}
+	var evs []Event
+	for _, p := range LogPaths(dir) {
+		start := lineStartBefore(p, tailWindow)
+		next, _, _ := logs.Tail(p, start, func(raw []byte) error {
+			if ev, ok := ParseEvent(raw); ok {
+				evs = append(evs, ev)
+			}
+			return nil
+		})
+		offs[p] = next
+	}
+	SortEvents(evs)
+	return evs, offs
+}
+
+// TailNew reads the bytes appended to the given logs since their offsets and
+// returns the new entries and the updated offsets (a copy). A log not seen
+// before is read from the start of its last tailWindow bytes.
+func TailNew(paths []string, offs Offsets) ([]Event, Offsets) {
+	next := Offsets{}
+	var evs []Event
+	for _, p := range paths {
+		off, seen := offs[p]
+		if !seen {
+			off = lineStartBefore(p, tailWindow)
+		}
+		n, _, err := logs.Tail(p, off, func(raw []byte) error {
+			if ev, ok := ParseEvent(raw); ok {
+				evs = append(evs, ev)
+			}
+			return nil
+		})
+		if err != nil && !seen {
+			continue
+		}
+		next[p] = n
+	}
+	SortEvents(evs)
+	return evs, next
+}
+
+// History looks further back in every log of dir for one session's newest n
+// events, reading backwards at most maxBytes of each log. It is used when a
+// session is selected whose events are older than the startup window.
+func History(dir, session string, n int, maxBytes int64) []Event {
+	needle := []byte(`"session_id":` + jsonString(session))
+	var all []Event
+	for _, p := range LogPaths(dir) {
+		all = append(all, backward(p, needle, n, maxBytes)...)
+	}
+	SortEvents(all)
+	if len(all) > n {
+		all = all[len(all)-n:]
+	}
+	return all
+}
+
+// SortEvents orders events by time, oldest first.
+func SortEvents(evs []Event) {
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].At.Before(evs[j].At) })
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// lineStartBefore returns the offset of the first line start within the
+// last window bytes of the file (0 for a small file).
+func lineStartBefore(path string, window int64) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() <= window {
+		return 0
+	}
+	start := fi.Size() - window
+	buf := make([]byte, 64<<10)
+	for pos := start; pos < fi.Size(); {
+		k, err := f.ReadAt(buf, pos)
+		if i := bytes.IndexByte(buf[:k], '\n'); i >= 0 {
+			return pos + int64(i) + 1
+		}
+		pos += int64(k)
+		if err != nil {
+			break
+		}
+	}
+	return fi.Size()
+}
+
+// backward reads the log at path from its end in chunks, keeping complete
+// lines that contain needle, until n of them are found or maxBytes read.
+func backward(path string, needle []byte, n int, maxBytes int64) []Event {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	const chunk = 256 << 10
+	end := fi.Size()
+	var carry []byte // the start of a line cut by the previous (later) chunk
+	var out []Event
+	read := int64(0)
+	for end > 0 && len(out) < n && read < maxBytes {
+		start := max(end-chunk, 0)
+		buf := make([]byte, end-start)
+		if _, err := f.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
+			break
+		}
+		read += end - start
+		buf = append(buf, carry...)
+		lines := bytes.Split(buf, []byte{'\n'})
+		if start > 0 {
+			carry = append([]byte(nil), lines[0]...)
+			lines = lines[1:]
+		} else {
+			carry = nil
+		}
+		for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+			l := bytes.TrimSuffix(bytes.TrimSpace(lines[i]), []byte(","))
+			if len(l) == 0 || l[0] != '{' || !bytes.Contains(l, needle) {
+				continue
+			}
+			if ev, ok := ParseEvent(l); ok {
+				out = append(out, ev)
+			}
+		}
+		end = start
+	}
+	return out
+}
+
+type rawEntry struct {
+	Timestamp time.Time       `json:"timestamp"`
+	SessionID string          `json:"session_id"`
+	Event     string          `json:"event"`
+	Input     json.RawMessage `json:"input"`
+	Outcome   *struct {
+		Error string `json:"error"`
+	} `json:"outcome"`
+	// decisions.json fields
+	Source   string `json:"source"`
+	Hook     string `json:"hook"`
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+	DryRun   bool   `json:"dry_run"`
+}
+
+type rawInput struct {
+	ToolName  string `json:"tool_name"`
+	ToolInput struct {
+		Command     string `json:"command"`
+		FilePath    string `json:"file_path"`
+		Path        string `json:"path"`
+		Pattern     string `json:"pattern"`
+		Description string `json:"description"`
+		Subagent    string `json:"subagent_type"`
+		Skill       string `json:"skill"`
+		Query       string `json:"query"`
+		Subject     string `json:"subject"`
+		TaskID      string `json:"taskId"`
+		Status      string `json:"status"`
+	} `json:"tool_input"`
+	Prompt       string `json:"prompt"`
+	AgentType    string `json:"agent_type"`
+	Source       string `json:"source"`
+	Reason       string `json:"reason"`
+	Message      string `json:"message"`
+	Error        string `json:"error"`
+	Trigger      string `json:"trigger"`
+	TaskSubject  string `json:"task_subject"`
+	LastMessage  string `json:"last_assistant_message"`
+	Notification string `json:"notification_type"`
+}
+
+// ParseEvent reduces one raw log entry to an Event. It is lenient: fields of
+// the wrong type are ignored, and only an entry without a time and a session
+// is refused.
+func ParseEvent(raw []byte) (Event, bool) {
+	var e rawEntry
+	if err := json.Unmarshal(raw, &e); err != nil {
+		// A wrong type somewhere: try the envelope alone.
+		var env struct {
+			Timestamp time.Time `json:"timestamp"`
+			SessionID string    `json:"session_id"`
+			Event     string    `json:"event"`
+		}
+		if json.Unmarshal(raw, &env) != nil {
+			return Event{}, false
+		}
+		e.Timestamp, e.SessionID, e.Event = env.Timestamp, env.SessionID, env.Event
+	}
+	if e.SessionID == "" || e.Timestamp.IsZero() {
+		return Event{}, false
+	}
+	ev := Event{At: e.Timestamp, Session: e.SessionID, Event: e.Event}
+	if e.Event == "" && e.Decision != "" {
+		ev.Event = "Decision"
+		ev.Tool = e.Source
+		d := e.Decision + " " + e.Hook
+		if e.DryRun {
+			d += " (dry run)"
+		}
+		if e.Reason != "" {
+			d += ": " + e.Reason
+		}
+		ev.Detail = oneLine(d, 300)
+		ev.Failed = e.Decision == "deny" || e.Decision == "block"
+		return ev, true
+	}
+	var in rawInput
+	_ = json.Unmarshal(e.Input, &in)
+	ev.Tool = in.ToolName
+	ev.Agent = in.AgentType
+	ti := in.ToolInput
+	var d string
+	switch {
+	case ti.Command != "":
+		d = ti.Command
+	case ti.FilePath != "":
+		d = ti.FilePath
+	case ti.Subagent != "" || (in.ToolName == "Agent" || in.ToolName == "Task") && ti.Description != "":
+		d = strings.TrimSpace(ti.Subagent + ": " + ti.Description)
+	case ti.Pattern != "":
+		d = ti.Pattern
+		if ti.Path != "" {
+			d += " in " + ti.Path
+		}
+	case ti.Skill != "":
+		d = ti.Skill
+	case ti.Query != "":
+		d = ti.Query
+	case ti.Subject != "":
+		d = ti.Subject
+	case ti.TaskID != "":
+		d = "#" + ti.TaskID + " " + ti.Status
+	case in.Prompt != "":
+		d = in.Prompt
+	case in.Error != "":
+		d = in.Error
+	case in.Message != "":
+		d = in.Message
+	case in.TaskSubject != "":
+		d = in.TaskSubject
+	case in.Source != "":
+		d = in.Source
+	case in.Reason != "":
+		d = in.Reason
+	case in.Trigger != "":
+		d = in.Trigger
+	case in.LastMessage != "":
+		d = in.LastMessage
+	}
+	if e.Event == "SubagentStart" || e.Event == "SubagentStop" {
+		ev.Agent = ""
+		if in.AgentType != "" {
+			d = strings.TrimSpace(in.AgentType + " " + oneLine(in.LastMessage, 120))
+		}
+	}
+	ev.Detail = oneLine(d, 300)
+	ev.Failed = strings.HasSuffix(e.Event, "Failure") || in.Error != "" ||
+		(e.Outcome != nil && e.Outcome.Error != "")
+	return ev, true
+}

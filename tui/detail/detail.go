@@ -1,0 +1,516 @@
+// Package detail is the dashboard's session pane: the selected session's
+// header (id, branch, cwd, start, duration, status, model, tokens, a context
+// gauge, a sparkline of activity), its agents as a tree, todos and tasks,
+// files touched, tool counts as bars, prompts, errors, notifications and its
+// latest events, in a scrolling viewport.
+package detail
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui/chart"
+	"github.com/dylan-gluck/spcstr/tui/data"
+	"github.com/dylan-gluck/spcstr/tui/sessions"
+	"github.com/dylan-gluck/spcstr/tui/text"
+	"github.com/dylan-gluck/spcstr/tui/theme"
+)
+
+// KeyMap is the pane's scrolling keys.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+}
+
+// DefaultKeyMap returns the pane's bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "bottom")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Down, k.PageDown} }
+
+// FullHelp implements help.KeyMap.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
+}
+
+// Model is the session pane.
+type Model struct {
+	Keys   KeyMap
+	styles *theme.Styles
+	vp     viewport.Model
+	row    sessions.Row
+	has    bool
+	sess   *state.Session
+	recent []data.Event
+	width  int
+	height int
+}
+
+// New returns an empty pane.
+func New(st *theme.Styles) Model {
+	vp := viewport.New()
+	vp.KeyMap = viewport.KeyMap{} // keys are handled here
+	vp.MouseWheelEnabled = false
+	return Model{Keys: DefaultKeyMap(), styles: st, vp: vp}
+}
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st *theme.Styles) { m.styles = st }
+
+// SetSize sets the pane's size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.vp.SetWidth(w)
+	m.vp.SetHeight(h)
+}
+
+// SessionID returns the id shown ("" for none).
+func (m Model) SessionID() string {
+	if !m.has {
+		return ""
+	}
+	return m.row.ID
+}
+
+// SetSession shows a session: its list row and its state (nil when it could
+// not be read). Scrolling is kept when it is the same session.
+func (m *Model) SetSession(row sessions.Row, s *state.Session, now time.Time) {
+	if !m.has || row.ID != m.row.ID {
+		m.vp.GotoTop()
+	}
+	m.row, m.sess, m.has = row, s, true
+	m.Refresh(now)
+}
+
+// SetRow updates the row (status, summary) without a new state.
+func (m *Model) SetRow(row sessions.Row, now time.Time) {
+	if m.has && row.ID == m.row.ID {
+		m.row = row
+		m.Refresh(now)
+	}
+}
+
+// Clear shows no session.
+func (m *Model) Clear() {
+	m.has, m.sess, m.recent = false, nil, nil
+	m.vp.SetContent("")
+}
+
+// SetRecent sets the session's latest events (oldest first).
+func (m *Model) SetRecent(evs []data.Event, now time.Time) {
+	m.recent = evs
+	m.Refresh(now)
+}
+
+// Scroll scrolls by n lines (negative: up).
+func (m *Model) Scroll(n int) {
+	if n < 0 {
+		m.vp.ScrollUp(-n)
+	} else {
+		m.vp.ScrollDown(n)
+	}
+}
+
+// Update handles scrolling keys.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	switch {
+	case key.Matches(k, m.Keys.Up):
+		m.vp.ScrollUp(1)
+	case key.Matches(k, m.Keys.Down):
+		m.vp.ScrollDown(1)
+	case key.Matches(k, m.Keys.PageUp):
+		m.vp.PageUp()
+	case key.Matches(k, m.Keys.PageDown):
+		m.vp.PageDown()
+	case key.Matches(k, m.Keys.Top):
+		m.vp.GotoTop()
+	case key.Matches(k, m.Keys.Bottom):
+		m.vp.GotoBottom()
+	}
+	return m, nil
+}
+
+// View draws the pane.
+func (m Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	return m.vp.View()
+}
+
+// Refresh rebuilds the content (durations and ages are relative to now).
+func (m *Model) Refresh(now time.Time) {
+	if !m.has {
+		m.vp.SetContent(m.styles.Subtle.Render(" No session selected."))
+		return
+	}
+	y := m.vp.YOffset()
+	m.vp.SetContent(strings.Join(m.render(now), "\n"))
+	m.vp.SetYOffset(y)
+}
+
+func (m Model) render(now time.Time) []string {
+	st := m.styles
+	w := max(m.width, 10)
+	r := m.row
+	s := m.sess
+	var out []string
+	add := func(line string) { out = append(out, text.Fit(line, w)) }
+	section := func(title string) {
+		out = append(out, "")
+		add(st.Section.Render(title))
+	}
+
+	sym, label := sessions.Symbol(r.Display)
+	paint := sessions.StatusStyle(st, r.Display)
+	add(paint(sym+" "+label) + "  " + st.Title.Render(r.ID))
+	if s == nil {
+		add("")
+		msg := r.Damaged
+		if msg == "" {
+			msg = "loading…"
+		}
+		for _, l := range text.Wrap(text.Sanitize(msg), w-2) {
+			add(" " + st.Warn.Render(l))
+		}
+		add(st.Faint.Render(" The events below come from the logs."))
+		out = append(out, m.eventLines(now, w, 20)...)
+		return out
+	}
+	kv := func(k, v string) {
+		if v != "" {
+			add(st.Subtle.Render(fmt.Sprintf("%-8s", k)) + " " + v)
+		}
+	}
+	kv("branch", st.Info.Render(text.Sanitize(s.Branch)))
+	if s.Cwd != "" && s.Cwd != s.ProjectDir {
+		kv("cwd", text.Sanitize(s.Cwd))
+	} else {
+		kv("project", text.Sanitize(s.ProjectDir))
+	}
+	kv("model", text.Sanitize(s.Model))
+	if !s.CreatedAt.IsZero() {
+		end := now
+		if s.Status == state.StatusEnded && !s.UpdatedAt.IsZero() {
+			end = s.UpdatedAt
+		}
+		kv("started", s.CreatedAt.Local().Format("Jan 2 15:04:05")+st.Subtle.Render(" · ran "+text.Duration(end.Sub(s.CreatedAt).Round(time.Second))))
+	}
+	if s.Status == state.StatusEnded && s.EndReason != "" {
+		kv("ended", text.Sanitize(s.EndReason))
+	}
+	if r.Display == data.StatusStale {
+		add(st.Stale.Render("stale: its Claude Code process is gone"))
+	}
+	t := s.Tokens
+	if t.Input+t.Output+t.CacheRead+t.CacheCreation > 0 {
+		kv("tokens", fmt.Sprintf("in %s  out %s  cache %s/%s", text.Count(t.Input), text.Count(t.Output),
+			text.Count(t.CacheRead), text.Count(t.CacheCreation)))
+	}
+	if t.ContextWindow > 0 {
+		pct := t.ContextPercent()
+		tail := fmt.Sprintf(" %3.0f%% %s/%s", pct, text.Count(t.ContextUsed), text.Count(t.ContextWindow))
+		gw := max(w-9-text.Width(tail), 4)
+		f, e := chart.Gauge(pct, gw)
+		add(st.Subtle.Render(fmt.Sprintf("%-8s", "context")) + " " + sessions.CtxStyle(st, pct)(f) + st.BarEmpty.Render(e) + tail)
+	}
+	if len(s.Activity) > 0 {
+		sw := max(w-9, 4)
+		nowMin := now.Unix() / 60
+		spark := chart.Sparkline(s.Activity, nowMin, min(sw, 60))
+		add(st.Subtle.Render(fmt.Sprintf("%-8s", "events")) + " " + st.Spark.Render(spark))
+		add(st.Faint.Render(fmt.Sprintf("%-8s %d in the last %d min; %d in all", "", chart.Total(s.Activity, nowMin, min(sw, 60)), min(sw, 60), total(s.EventCounts))))
+	}
+	if s.Compactions > 0 {
+		kv("compact", fmt.Sprintf("%d compaction(s)", s.Compactions))
+	}
+
+	if len(m.recent) > 0 {
+		section("Latest events")
+		out = append(out, m.eventLines(now, w, 5)...)
+	}
+
+	// Agents as a tree.
+	running := 0
+	for i := range s.AgentsHistory {
+		if s.AgentsHistory[i].Running() {
+			running++
+		}
+	}
+	section(fmt.Sprintf("Agents  %d, %d running", len(s.AgentsHistory), running))
+	if len(s.AgentsHistory) == 0 {
+		add(st.Faint.Render(" none"))
+	}
+	for i, a := range s.AgentsHistory {
+		last := i == len(s.AgentsHistory)-1
+		branch, stem := "├─ ", "│  "
+		if last {
+			branch, stem = "└─ ", "   "
+		}
+		out = append(out, m.agentLines(a, branch, stem, now, w)...)
+	}
+
+	if len(s.Todos) > 0 {
+		done := 0
+		for _, td := range s.Todos {
+			if td.Status == "completed" {
+				done++
+			}
+		}
+		section(fmt.Sprintf("Todos  %d/%d done", done, len(s.Todos)))
+		for _, td := range s.Todos {
+			add(" " + todoMark(st, td.Status) + " " + text.Sanitize(td.Content))
+		}
+	}
+	if len(s.Tasks) > 0 {
+		section(fmt.Sprintf("Tasks  %d", len(s.Tasks)))
+		for _, tk := range s.Tasks {
+			subj := tk.Subject
+			if subj == "" {
+				subj = tk.Description
+			}
+			add(" " + todoMark(st, tk.Status) + " " + st.Faint.Render("#"+text.Sanitize(tk.ID)) + " " + text.Sanitize(subj))
+		}
+	}
+
+	f := s.Files
+	section(fmt.Sprintf("Files  %d new · %d edited · %d read", len(f.New), len(f.Edited), len(f.Read)))
+	for _, p := range f.New {
+		add(" " + st.OK.Render("+") + " " + rel(p))
+	}
+	for _, p := range f.Edited {
+		add(" " + st.Warn.Render("~") + " " + rel(p))
+	}
+	for _, p := range f.Read {
+		add(" " + st.Faint.Render("·") + " " + rel(p))
+	}
+
+	section(fmt.Sprintf("Tools  %d calls", s.ToolCalls()))
+	out = append(out, toolBars(st, s.ToolsUsed, w)...)
+
+	section(fmt.Sprintf("Prompts  %d", len(s.Prompts)))
+	for _, p := range lastN(s.Prompts, 20) {
+		mark := ""
+		if p.Kind == state.PromptKindTaskNotification {
+			mark = st.Info.Render("⚑ ")
+		}
+		line := st.Subtle.Render(clock(p.Timestamp)) + " " + mark + text.Sanitize(data.OneLine(p.Prompt, 400))
+		if p.Truncated {
+			line += st.Faint.Render(" [cut]")
+		}
+		out = append(out, wrapIndent(line, w, 3)...)
+	}
+
+	section(fmt.Sprintf("Errors  %d", len(s.Errors)))
+	for _, e := range lastN(s.Errors, 20) {
+		line := st.Subtle.Render(clock(e.Timestamp)) + " " + st.Error.Render(e.Type) + " " + text.Sanitize(data.OneLine(e.Message, 400))
+		out = append(out, wrapIndent(line, w, 3)...)
+	}
+
+	section(fmt.Sprintf("Notifications  %d", len(s.Notifications)))
+	for _, n := range lastN(s.Notifications, 20) {
+		msg := n.Message
+		if n.Title != "" {
+			msg = n.Title + ": " + msg
+		}
+		line := st.Subtle.Render(clock(n.Timestamp)) + " " + st.NeedsInput.Render(n.Type) + " " + text.Sanitize(data.OneLine(msg, 400))
+		out = append(out, wrapIndent(line, w, 3)...)
+	}
+	return out
+}
+
+func (m Model) agentLines(a state.Agent, branch, stem string, now time.Time, w int) []string {
+	st := m.styles
+	name := a.AgentType
+	if name == "" {
+		name = a.Name
+	}
+	var mark string
+	switch {
+	case a.Running():
+		mark = st.Working.Render("●")
+	case a.Result == "FAIL" || a.Status == state.AgentFailed:
+		mark = st.Error.Render("✗")
+	default:
+		mark = st.OK.Render("✓")
+	}
+	var dur string
+	switch {
+	case a.Running() && !a.StartedAt.IsZero():
+		dur = st.Working.Render("running " + text.Duration(now.Sub(a.StartedAt).Round(time.Second)))
+	case a.DurationMS > 0:
+		dur = text.Duration(time.Duration(a.DurationMS * float64(time.Millisecond)))
+	case a.CompletedAt != nil && !a.StartedAt.IsZero():
+		dur = text.Duration(a.CompletedAt.Sub(a.StartedAt))
+	}
+	head := st.Faint.Render(branch) + mark + " " + st.Bold.Render(text.Sanitize(name))
+	if a.Background {
+		head += " " + st.Info.Render("[bg]")
+	}
+	if dur != "" {
+		head += " " + st.Subtle.Render(dur)
+	}
+	if a.Marker != "" || a.Result != "" {
+		res := a.Marker
+		if res == "" {
+			res = a.Result
+		}
+		if a.Result == "FAIL" {
+			head += " " + st.Error.Render(res)
+		} else {
+			head += " " + st.OK.Render(res)
+		}
+	}
+	lines := []string{text.Fit(head, w)}
+	if a.Description != "" {
+		lines = append(lines, text.Fit(st.Faint.Render(stem)+"  "+st.Subtle.Render(text.Sanitize(a.Description)), w))
+	}
+	if len(a.ToolsUsed) > 0 {
+		names := slices.Sorted(maps.Keys(a.ToolsUsed))
+		var parts []string
+		for _, n := range names {
+			parts = append(parts, fmt.Sprintf("%s×%d", n, a.ToolsUsed[n]))
+		}
+		lines = append(lines, text.Fit(st.Faint.Render(stem+"  "+strings.Join(parts, " ")), w))
+	}
+	return lines
+}
+
+func (m Model) eventLines(now time.Time, w, n int) []string {
+	return EventLines(m.styles, lastN(m.recent, n), w, false)
+}
+
+// EventLines draws events one per line: time, event, tool, detail. With
+// showSession the short session id leads each line.
+func EventLines(st *theme.Styles, evs []data.Event, w int, showSession bool) []string {
+	var out []string
+	for _, e := range evs {
+		line := st.Subtle.Render(clock(e.At)) + " "
+		if showSession {
+			line += st.Faint.Render(text.ShortID(e.Session)) + " "
+		}
+		name := e.Event
+		if e.Failed {
+			name = st.Error.Render(name)
+		} else {
+			name = st.Info.Render(name)
+		}
+		line += name
+		if e.Tool != "" {
+			line += " " + st.Bold.Render(text.Sanitize(e.Tool))
+		}
+		if e.Agent != "" {
+			line += " " + st.Faint.Render("("+text.Sanitize(e.Agent)+")")
+		}
+		if e.Detail != "" {
+			line += " " + text.Sanitize(e.Detail)
+		}
+		out = append(out, text.Fit(line, w))
+	}
+	return out
+}
+
+func toolBars(st *theme.Styles, tools map[string]int, w int) []string {
+	if len(tools) == 0 {
+		return []string{text.Fit(st.Faint.Render(" none yet"), w)}
+	}
+	names := slices.Collect(maps.Keys(tools))
+	sort.Slice(names, func(i, j int) bool {
+		if tools[names[i]] != tools[names[j]] {
+			return tools[names[i]] > tools[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	peak, nameW := 0, 4
+	for _, n := range names {
+		peak = max(peak, tools[n])
+		nameW = max(nameW, text.Width(n))
+	}
+	nameW = min(nameW, max(w/3, 6))
+	var out []string
+	for _, n := range names {
+		cnt := fmt.Sprintf(" %d", tools[n])
+		bw := max(w-1-nameW-1-len(cnt), 1)
+		bar := chart.Bar(tools[n], peak, bw)
+		out = append(out, text.Fit(" "+text.Fit(text.Sanitize(n), nameW)+" "+st.Bar.Render(bar)+cnt, w))
+	}
+	return out
+}
+
+func todoMark(st *theme.Styles, status string) string {
+	switch status {
+	case "completed":
+		return st.OK.Render("✓")
+	case "in_progress":
+		return st.Working.Render("◐")
+	case "deleted":
+		return st.Faint.Render("✗")
+	}
+	return st.Faint.Render("○")
+}
+
+func wrapIndent(line string, w, indent int) []string {
+	if text.Width(line) <= w {
+		return []string{line}
+	}
+	parts := text.Wrap(line, max(w-indent, 8))
+	out := make([]string, 0, len(parts))
+	for i, p := range parts {
+		if i > 0 {
+			p = strings.Repeat(" ", indent) + p
+		}
+		out = append(out, text.Fit(p, w))
+		if i == 3 {
+			break
+		}
+	}
+	return out
+}
+
+func clock(t time.Time) string {
+	if t.IsZero() {
+		return "--:--:--"
+	}
+	return t.Local().Format("15:04:05")
+}
+
+func rel(p string) string {
+	return text.Sanitize(filepath.ToSlash(p))
+}
+
+func total(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+func lastN[T any](xs []T, n int) []T {
+	if len(xs) <= n {
+		return xs
+	}
+	return xs[len(xs)-n:]
+}

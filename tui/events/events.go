@@ -1,0 +1,153 @@
+// Package events is the dashboard's live event tail: the newest entries of
+// the event logs (and decisions) for the selected session, or for every
+// session, newest at the bottom, following new entries unless scrolled up.
+package events
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dylan-gluck/spcstr/tui/data"
+	"github.com/dylan-gluck/spcstr/tui/detail"
+	"github.com/dylan-gluck/spcstr/tui/text"
+	"github.com/dylan-gluck/spcstr/tui/theme"
+)
+
+// KeyMap is the tail's keys.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom, All key.Binding
+}
+
+// DefaultKeyMap returns the tail's bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "oldest")),
+		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "newest (follow)")),
+		All:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all sessions / selected")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.All, k.Bottom} }
+
+// FullHelp implements help.KeyMap.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.All}}
+}
+
+// Model is the event tail pane.
+type Model struct {
+	Keys    KeyMap
+	styles  *theme.Styles
+	vp      viewport.Model
+	evs     []data.Event
+	all     bool
+	session string
+	width   int
+	height  int
+}
+
+// New returns an empty tail.
+func New(st *theme.Styles) Model {
+	vp := viewport.New()
+	vp.KeyMap = viewport.KeyMap{}
+	vp.MouseWheelEnabled = false
+	return Model{Keys: DefaultKeyMap(), styles: st, vp: vp}
+}
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st *theme.Styles) { m.styles = st; m.render() }
+
+// SetSize sets the pane's size; the first line is the title.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.vp.SetWidth(w)
+	m.vp.SetHeight(max(h-1, 0))
+	m.render()
+}
+
+// All reports whether every session's events are shown.
+func (m Model) All() bool { return m.all }
+
+// SetEvents replaces the events shown (oldest first) for session ("" with
+// all). The view stays at the bottom when it was there.
+func (m *Model) SetEvents(session string, evs []data.Event) {
+	m.session, m.evs = session, evs
+	m.render()
+}
+
+// Scroll scrolls by n lines.
+func (m *Model) Scroll(n int) {
+	if n < 0 {
+		m.vp.ScrollUp(-n)
+	} else {
+		m.vp.ScrollDown(n)
+	}
+}
+
+func (m *Model) render() {
+	follow := m.vp.AtBottom() || m.vp.TotalLineCount() == 0
+	var lines []string
+	if len(m.evs) == 0 {
+		lines = []string{m.styles.Faint.Render(" No events in the log tails yet.")}
+	} else {
+		lines = detail.EventLines(m.styles, m.evs, m.width, m.all)
+	}
+	m.vp.SetContent(strings.Join(lines, "\n"))
+	if follow {
+		m.vp.GotoBottom()
+	}
+}
+
+// Update handles the tail's keys. ToggledAll is returned as a message-free
+// flag: the root reads All() after a key.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	switch {
+	case key.Matches(k, m.Keys.Up):
+		m.vp.ScrollUp(1)
+	case key.Matches(k, m.Keys.Down):
+		m.vp.ScrollDown(1)
+	case key.Matches(k, m.Keys.PageUp):
+		m.vp.PageUp()
+	case key.Matches(k, m.Keys.PageDown):
+		m.vp.PageDown()
+	case key.Matches(k, m.Keys.Top):
+		m.vp.GotoTop()
+	case key.Matches(k, m.Keys.Bottom):
+		m.vp.GotoBottom()
+	case key.Matches(k, m.Keys.All):
+		m.all = !m.all
+	}
+	return m, nil
+}
+
+// View draws the tail with a title line.
+func (m Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	title := "Events · " + text.ShortID(m.session)
+	if m.all {
+		title = "Events · all sessions"
+	}
+	follow := m.styles.Faint.Render(" following")
+	if !m.vp.AtBottom() {
+		follow = m.styles.Warn.Render(" paused (G follows)")
+	}
+	head := text.Right(m.styles.Section.Render(title), follow, m.width)
+	if m.height == 1 {
+		return head
+	}
+	return head + "\n" + m.vp.View()
+}

@@ -1,0 +1,224 @@
+// Package feedback is the dashboard's feedback-loop pane: for the selected
+// session, each domain (backend, frontend, ...) against the three phases
+// review, test planning and testing, with each phase's status, the agent
+// that reported it and its issues, and the loop's iteration i/max. It owns
+// the pane's view model; the loop itself comes from the domain package
+// github.com/dylan-gluck/spcstr/feedback through Load.
+package feedback
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	fb "github.com/dylan-gluck/spcstr/feedback"
+	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui/text"
+	"github.com/dylan-gluck/spcstr/tui/theme"
+)
+
+// Phase statuses.
+const (
+	Pending = "pending"
+	Running = "running"
+	Pass    = "pass"
+	Fail    = "fail"
+)
+
+// Phase is one cell of the table.
+type Phase struct {
+	Status string // Pending, Running, Pass, Fail
+	Agent  string // agent that reported it
+	Issues []string
+}
+
+// Domain is one row: a domain and its three phases.
+type Domain struct {
+	Name                          string
+	Review, TestPlanning, Testing Phase
+}
+
+// View is everything the pane shows for one session.
+type View struct {
+	// Configured is false while the loop is off or not built: the pane then
+	// shows Reason.
+	Configured    bool
+	Reason        string
+	Iteration     int
+	MaxIterations int
+	Domains       []Domain
+	// Escalated says why the loop stopped blocking ("" when it did not).
+	Escalated string
+	// Err is a load error (a damaged feedback-loop.json).
+	Err string
+}
+
+// Request names what to load.
+type Request struct {
+	Root      string
+	SessionID string
+}
+
+// NotConfigured is the reason shown when the session has no loop: the loop
+// is off (feedback.enabled in .spcstr/config.yaml) or no code was changed.
+const NotConfigured = "No feedback loop in this session (enable it with feedback.enabled in .spcstr/config.yaml)."
+
+// Load reads the feedback-loop state of a session
+// (.spcstr/sessions/<id>/feedback-loop.json). It runs inside a tea.Cmd.
+func Load(_ context.Context, req Request) View {
+	if req.SessionID == "" {
+		return View{Reason: NotConfigured}
+	}
+	st, err := fb.Load(state.Layout{Root: req.Root}, req.SessionID)
+	if err != nil {
+		return View{Configured: true, Err: err.Error()}
+	}
+	if st == nil {
+		return View{Reason: NotConfigured}
+	}
+	v := View{Configured: true, Iteration: st.Iteration, MaxIterations: st.MaxIterations}
+	if st.Escalation != nil {
+		v.Escalated = st.Escalation.Message
+	}
+	for _, d := range st.Domains {
+		row := Domain{Name: d.Name}
+		for _, ph := range d.Phases {
+			cell := Phase{Status: phaseStatus(ph.Phase), Agent: ph.Agent, Issues: ph.Issues}
+			switch ph.Name {
+			case fb.PhaseReview:
+				row.Review = cell
+			case fb.PhaseTestPlanning:
+				row.TestPlanning = cell
+			case fb.PhaseTesting:
+				row.Testing = cell
+			}
+		}
+		v.Domains = append(v.Domains, row)
+	}
+	return v
+}
+
+// phaseStatus maps the loop's phase status onto the pane's: a phase not run
+// whose agent has been spawned is running.
+func phaseStatus(p fb.Phase) string {
+	switch p.Status {
+	case fb.Pass:
+		return Pass
+	case fb.Fail:
+		return Fail
+	}
+	if p.AgentID != "" && p.RanAt == nil {
+		return Running
+	}
+	return Pending
+}
+
+// Loader is Load's signature.
+type Loader func(ctx context.Context, req Request) View
+
+// Model is the feedback-loop pane.
+type Model struct {
+	styles *theme.Styles
+	view   View
+	width  int
+	height int
+	offset int
+}
+
+// New returns the pane.
+func New(st *theme.Styles) Model { return Model{styles: st, view: View{Reason: "loading…"}} }
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st *theme.Styles) { m.styles = st }
+
+// SetSize sets the pane's size.
+func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+
+// SetView replaces what is shown.
+func (m *Model) SetView(v View) { m.view = v }
+
+// Scroll scrolls by n lines.
+func (m *Model) Scroll(n int) { m.offset = max(m.offset+n, 0) }
+
+func (m Model) mark(p Phase) string {
+	st := m.styles
+	switch p.Status {
+	case Pass:
+		return st.OK.Render("✓ pass")
+	case Fail:
+		return st.Error.Render("✗ fail")
+	case Running:
+		return st.Working.Render("◐ run")
+	}
+	return st.Faint.Render("○ –")
+}
+
+// View draws the pane.
+func (m Model) View() string {
+	st := m.styles
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	var out []string
+	add := func(s string) { out = append(out, text.Fit(s, w)) }
+	title := "Feedback loop"
+	if m.view.Configured && m.view.MaxIterations > 0 {
+		title += fmt.Sprintf(" · iteration %d/%d", m.view.Iteration, m.view.MaxIterations)
+	}
+	add(st.Section.Render(title))
+	if m.view.Err != "" {
+		for _, l := range text.Wrap(text.Sanitize(m.view.Err), w-1) {
+			add(" " + st.Error.Render(l))
+		}
+	}
+	if !m.view.Configured {
+		add("")
+		for _, l := range text.Wrap(m.view.Reason, w-1) {
+			add(" " + st.Subtle.Render(l))
+		}
+	} else {
+		if m.view.Escalated != "" {
+			for _, l := range text.Wrap("escalated: "+text.Sanitize(m.view.Escalated), w-1) {
+				add(" " + st.Warn.Render(l))
+			}
+		}
+		nameW := 8
+		for _, d := range m.view.Domains {
+			nameW = max(nameW, min(text.Width(d.Name), 14))
+		}
+		cell := 8
+		add(st.Subtle.Render(" " + text.Fit("domain", nameW) + " " + text.Fit("review", cell) + text.Fit("plan", cell) + "test"))
+		for _, d := range m.view.Domains {
+			add(" " + st.Bold.Render(text.Fit(text.Sanitize(d.Name), nameW)) + " " +
+				text.Fit(m.mark(d.Review), cell) + text.Fit(m.mark(d.TestPlanning), cell) + m.mark(d.Testing))
+			for _, ph := range []struct {
+				n string
+				p Phase
+			}{{"review", d.Review}, {"plan", d.TestPlanning}, {"test", d.Testing}} {
+				if ph.p.Agent == "" && len(ph.p.Issues) == 0 {
+					continue
+				}
+				line := "   " + st.Faint.Render(ph.n+":")
+				if ph.p.Agent != "" {
+					line += " " + text.Sanitize(ph.p.Agent)
+				}
+				add(line)
+				for _, is := range ph.p.Issues {
+					for _, l := range text.Wrap("- "+text.Sanitize(is), max(w-6, 8)) {
+						add("     " + st.Subtle.Render(l))
+					}
+				}
+			}
+		}
+	}
+	off := min(m.offset, max(len(out)-h, 0))
+	out = out[off:]
+	if len(out) > h {
+		out = out[:h]
+	}
+	for len(out) < h {
+		out = append(out, strings.Repeat(" ", w))
+	}
+	return strings.Join(out, "\n")
+}

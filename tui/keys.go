@@ -1,0 +1,30 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is the dashboard's global keys; each pane has its own as well.
+type KeyMap struct {
+	Quit, Help, NextPane, PrevPane, Open, Back key.Binding
+	Pane1, Pane2, Pane3, Pane4, Pane5          key.Binding
+	Follow, PrevSession, NextSession           key.Binding
+}
+
+// DefaultKeyMap returns the global bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
+		NextPane:    key.NewBinding(key.WithKeys("tab", "right", "l"), key.WithHelp("tab/→", "next pane")),
+		PrevPane:    key.NewBinding(key.WithKeys("shift+tab", "left", "h"), key.WithHelp("S-tab/←", "previous pane")),
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open session")),
+		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to sessions")),
+		Pane1:       key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "sessions")),
+		Pane2:       key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "session detail")),
+		Pane3:       key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "event tail")),
+		Pane4:       key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "requirements")),
+		Pane5:       key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "feedback loop")),
+		Follow:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow newest session")),
+		PrevSession: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous session")),
+		NextSession: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next session")),
+	}
+}

@@ -1,0 +1,233 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui/requirements"
+	"github.com/dylan-gluck/spcstr/tui/watch"
+)
+
+func TestKeysMoveFocusAndSelection(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	m := start(t, f, 40, 30)
+	if m.focus != PaneSessions || m.selected != idBusy {
+		t.Fatalf("start: focus %v selected %q, want sessions and the newest (%s)", m.focus, m.selected, idBusy)
+	}
+	m = send(t, m, press("down")...)
+	if m.selected != idBg || m.follow {
+		t.Fatalf("down: selected %q follow %v, want %s and follow off", m.selected, m.follow, idBg)
+	}
+	m = send(t, m, press("enter")...)
+	if m.focus != PaneDetail || !strings.Contains(plain(m), "tester [bg]") {
+		t.Fatalf("enter: focus %v, detail:\n%s", m.focus, plain(m))
+	}
+	m = send(t, m, press("tab")...)
+	if m.focus != PaneEvents {
+		t.Fatalf("tab: focus %v, want events", m.focus)
+	}
+	m = send(t, m, press("esc")...)
+	if m.focus != PaneSessions {
+		t.Fatalf("esc: focus %v, want sessions", m.focus)
+	}
+	m = send(t, m, press("]")...)
+	if m.selected != idEnded {
+		t.Fatalf("]: selected %q, want %s", m.selected, idEnded)
+	}
+	m = send(t, m, press("f")...)
+	if !m.follow || m.selected != idBusy {
+		t.Fatalf("f: follow %v selected %q, want on and the newest", m.follow, m.selected)
+	}
+	m = send(t, m, press("5")...)
+	if m.focus != PaneFeedback || !strings.Contains(plain(m), "No feedback loop in this session") {
+		t.Fatalf("5: focus %v:\n%s", m.focus, plain(m))
+	}
+}
+
+func TestFilterKeys(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	m := start(t, f, 120, 40)
+	m = send(t, m, press("/", "e", "n", "d")...)
+	if !m.list.Editing() || m.list.Filter() != "end" {
+		t.Fatalf("typing: editing %v filter %q", m.list.Editing(), m.list.Filter())
+	}
+	if shown, total := m.list.Len(); shown != 1 || total != 3 {
+		t.Fatalf("filter 'end' shows %d of %d, want 1 of 3", shown, total)
+	}
+	// q is text while typing, not quit.
+	_, cmd := m.Update(press("q")[0])
+	if cmd != nil {
+		if _, quit := cmd().(tea.QuitMsg); quit {
+			t.Fatal("q quit while typing a filter")
+		}
+	}
+	m = send(t, m, press("backspace", "backspace", "backspace", "enter")...)
+	if m.list.Editing() {
+		t.Fatal("enter did not end editing")
+	}
+	m = send(t, m, press("/", "m", "a", "i", "n", "esc")...)
+	if m.list.Filter() != "" {
+		t.Fatalf("esc left filter %q", m.list.Filter())
+	}
+	if shown, _ := m.list.Len(); shown != 3 {
+		t.Fatalf("after esc %d shown, want 3", shown)
+	}
+}
+
+func TestHelpAndQuit(t *testing.T) {
+	f := newFixture(t)
+	m := start(t, f, 40, 80)
+	m = send(t, m, press("?")...)
+	if !m.showHelp || !strings.Contains(plain(m), "satisfy for this session") {
+		t.Fatalf("? did not show every key:\n%s", plain(m))
+	}
+	m = send(t, m, press("j")...)
+	if !m.showHelp || m.helpOffset != 1 {
+		t.Fatalf("j in help: show %v offset %d", m.showHelp, m.helpOffset)
+	}
+	m = send(t, m, press("esc")...)
+	if m.showHelp {
+		t.Fatal("esc did not close help")
+	}
+	_, cmd := m.Update(press("q")[0])
+	if cmd == nil {
+		t.Fatal("q returned no command")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("q did not quit")
+	}
+}
+
+func TestReservedRequirementKeys(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	m := start(t, f, 120, 40)
+	m = send(t, m, press("4", "s")...)
+	if !strings.Contains(plain(m), "coming with requirements") {
+		t.Fatalf("s did not say the key is reserved:\n%s", plain(m))
+	}
+
+	// Wired actions receive the selected requirement.
+	var got []string
+	opt := f.options()
+	opt.Requirements = func(_ context.Context, r requirements.Request) requirements.View {
+		return requirements.View{Configured: true, Branch: r.Branch, Requirements: []requirements.Requirement{
+			{Name: "commit_plan", Scope: "session", Triggered: true},
+			{Name: "adr_reviewed", Scope: "branch", Satisfied: true, SatisfiedBy: "skill"},
+		}}
+	}
+	act := func(kind string) requirements.Action {
+		return func(_ context.Context, r requirements.Request, name string) error {
+			got = append(got, kind+":"+r.SessionID[:8]+":"+name)
+			if kind == "clear" {
+				return errors.New("clear failed: locked")
+			}
+			return nil
+		}
+	}
+	opt.ReqActions = requirements.Actions{SatisfySession: act("session"), SatisfyBranch: act("branch"), Clear: act("clear")}
+	m2 := New(context.Background(), opt)
+	m2.tick = 0
+	m2 = drive(t, m2, m2.Init())
+	m2 = send(t, m2, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m2 = send(t, m2, press("4", "s", "j", "S", "x")...)
+	want := "session:1b2c3d4e:commit_plan branch:1b2c3d4e:adr_reviewed clear:1b2c3d4e:adr_reviewed"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("actions %v, want %s", got, want)
+	}
+	if fr := plain(m2); !strings.Contains(fr, "clear failed: locked") || !strings.Contains(fr, "1/2 satisfied") {
+		t.Fatalf("frame after actions:\n%s", fr)
+	}
+}
+
+func TestMouseWheelAndClick(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	m := start(t, f, 120, 40)
+	m = send(t, m, tea.MouseWheelMsg{X: 5, Y: 5, Button: tea.MouseWheelDown})
+	if m.selected != idBg {
+		t.Fatalf("wheel over the list: selected %q, want %s", m.selected, idBg)
+	}
+	before := m.det.View()
+	m = send(t, m, tea.MouseWheelMsg{X: 80, Y: 10, Button: tea.MouseWheelDown})
+	if m.det.View() == before {
+		t.Fatal("wheel over the detail did not scroll it")
+	}
+	// Click the third session's row (rows are two lines, below 2 header lines).
+	m = send(t, m, tea.MouseClickMsg{X: 5, Y: 2 + 4, Button: tea.MouseLeft})
+	if m.selected != idEnded {
+		t.Fatalf("click: selected %q, want %s", m.selected, idEnded)
+	}
+}
+
+func TestResizeKeepsFrameInBounds(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	m := start(t, f, 120, 40)
+	for _, sz := range [][2]int{{40, 30}, {200, 60}, {60, 12}, {100, 30}, {20, 5}} {
+		m = send(t, m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		checkSize(t, "resize", plain(m), sz[0], sz[1])
+	}
+}
+
+func TestNoColorHasNoColorCodes(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	m := start(t, f, 120, 40) // fixture options set NoColor
+	raw := m.Render()
+	for _, sgr := range []string{"[38;", "[48;", "[3", "[9"} {
+		for _, part := range strings.Split(raw, "\x1b")[1:] {
+			if strings.HasPrefix(part, sgr) && !strings.HasPrefix(part, "[39") {
+				t.Fatalf("NO_COLOR frame has a color sequence %q", part[:min(len(part), 12)])
+			}
+		}
+	}
+	if !strings.Contains(raw, "\x1b[7m") && !strings.Contains(raw, "\x1b[1;7m") && !strings.Contains(raw, "7m") {
+		t.Fatal("NO_COLOR frame marks nothing in reverse video (the selection must stay visible)")
+	}
+	if !NoColorEnv(func(string) string { return "1" }) || NoColorEnv(func(string) string { return "" }) {
+		t.Fatal("NoColorEnv")
+	}
+}
+
+func TestChangeRereadsOnlyWhatChanged(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	m := start(t, f, 120, 40)
+	// A new session starts: its folder and state appear, and a log grows.
+	id := "9b2c3d4e-0000-4000-8000-000000000009"
+	s := bgSession(f.layout.Root)
+	s.SessionID, s.CreatedAt, s.Status = id, ago(time.Second), "working"
+	f.writeState(t, s)
+	f.register(t, id, alivePID)
+	f.log(t, "UserPromptSubmit", id, ago(time.Second), map[string]any{"prompt": "brand new session prompt"})
+	m = send(t, m, changeMsg{c: watch.Change{Rescan: true, Sessions: map[string]bool{id: true}, Logs: map[string]bool{f.layout.LogPath("user_prompt_submit"): true}}})
+	fr := plain(m)
+	if m.selected != id || !strings.Contains(fr, "9b2c3d4e") || !strings.Contains(fr, "brand new session prompt") {
+		t.Fatalf("follow did not show the new session:\n%s", fr)
+	}
+	// The busy session's state changes: only it is reread.
+	b := busySession(f.layout.Root)
+	b.Status = state.StatusNeedsInput
+	f.writeState(t, b)
+	m = send(t, m, changeMsg{c: watch.Change{Sessions: map[string]bool{idBusy: true}}})
+	if !strings.Contains(plain(m), "needs input") {
+		t.Fatalf("status change not shown:\n%s", plain(m))
+	}
+	// Follow is off after moving by hand; a changed session does not steal
+	// the selection.
+	m = send(t, m, press("down")...)
+	sel := m.selected
+	m = send(t, m, changeMsg{c: watch.Change{Sessions: map[string]bool{id: true}}})
+	if m.selected != sel {
+		t.Fatalf("selection moved from %s to %s with follow off", sel, m.selected)
+	}
+}

@@ -1,0 +1,328 @@
+// Package requirements is the dashboard's requirements pane: each
+// requirement of the selected session's branch with its scope, whether this
+// session triggered it, and whether (and by what) it is satisfied. It owns
+// the pane's view model; the requirements themselves (config cascade, state
+// files, satisfy/clear) come from the domain package
+// github.com/dylan-gluck/spcstr/requirements, through Load and
+// DefaultActions, which write the same state file under the same lock as
+// the hooks and `spcstr req`.
+package requirements
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	reqs "github.com/dylan-gluck/spcstr/requirements"
+	"github.com/dylan-gluck/spcstr/tui/text"
+	"github.com/dylan-gluck/spcstr/tui/theme"
+)
+
+// Requirement is one row of the pane.
+type Requirement struct {
+	Name        string
+	Scope       string // session, branch, single_use, permanent
+	Triggered   bool   // triggered in this session
+	Satisfied   bool
+	SatisfiedBy string // skill, "spcstr req", "dashboard", ...
+	Message     string // what to run, shown under the selected row
+}
+
+// View is everything the pane shows for one session.
+type View struct {
+	// Configured is false while the project has no requirements (or the
+	// feature is not built): the pane then shows Reason.
+	Configured   bool
+	Reason       string
+	Branch       string
+	Requirements []Requirement
+	// Err is a load error (a damaged file), shown above the rows.
+	Err string
+}
+
+// Request names what to load.
+type Request struct {
+	// Root is the project root (the folder holding .spcstr/).
+	Root string
+	// SessionID is the selected session ("" for none).
+	SessionID string
+	// Branch is the session's branch when known.
+	Branch string
+}
+
+// NotConfigured is the reason shown when the project has no
+// requirements.yaml.
+const NotConfigured = "Requirements are not configured in this project (.claude/requirements.yaml)."
+
+// Load reads the requirement status of a session from the requirements
+// configuration and the branch's state file. It runs inside a tea.Cmd.
+func Load(_ context.Context, req Request) View {
+	p, err := reqs.Open(req.Root, nil)
+	if err != nil {
+		return View{Configured: true, Branch: req.Branch, Err: err.Error()}
+	}
+	v := View{Configured: len(p.Config.Files) > 0, Branch: p.Loc.Branch}
+	if !v.Configured {
+		v.Reason = NotConfigured
+		return v
+	}
+	if len(p.Config.Warnings) > 0 {
+		first, _, _ := strings.Cut(p.Config.Warnings[0], "\n")
+		v.Err = first
+	}
+	if req.SessionID == "" {
+		return v
+	}
+	statuses, err := p.Statuses(req.SessionID)
+	if err != nil {
+		v.Err = err.Error()
+		return v
+	}
+	for _, st := range statuses {
+		if !st.Enabled {
+			continue
+		}
+		r := Requirement{Name: st.Name, Scope: st.Scope, Triggered: st.Triggered, Satisfied: st.Satisfied,
+			SatisfiedBy: st.SatisfiedBy, Message: st.Message}
+		if st.BranchOverride {
+			r.SatisfiedBy = strings.TrimSpace(r.SatisfiedBy + " (for the branch)")
+		}
+		v.Requirements = append(v.Requirements, r)
+	}
+	return v
+}
+
+// DefaultActions are the pane's write keys, backed by the requirements
+// package: satisfy for this session, satisfy for the branch, and clear. Clear
+// removes what makes the requirement satisfied as this session sees it: the
+// session's entry, and the branch-level one for branch and permanent scope or
+// a branch override.
+func DefaultActions() Actions {
+	return Actions{
+		SatisfySession: func(ctx context.Context, req Request, name string) error {
+			return reqs.Satisfy(ctx, req.Root, req.SessionID, name, false)
+		},
+		SatisfyBranch: func(ctx context.Context, req Request, name string) error {
+			return reqs.Satisfy(ctx, req.Root, req.SessionID, name, true)
+		},
+		Clear: func(ctx context.Context, req Request, name string) error {
+			branch := false
+			if statuses, err := reqs.Statuses(req.Root, req.SessionID); err == nil {
+				for _, st := range statuses {
+					if st.Name == name {
+						branch = st.BranchOverride || st.Scope == reqs.ScopeBranch || st.Scope == reqs.ScopePermanent
+					}
+				}
+			}
+			return reqs.Clear(ctx, req.Root, req.SessionID, name, branch)
+		},
+	}
+}
+
+// Loader is Load's signature, so the root model can take another.
+type Loader func(ctx context.Context, req Request) View
+
+// Action changes one requirement (satisfy for the session, satisfy for the
+// branch, clear). The requirements feature provides them; nil means not
+// available yet.
+type Action func(ctx context.Context, req Request, name string) error
+
+// Actions are the pane's write keys' implementations.
+type Actions struct {
+	SatisfySession, SatisfyBranch, Clear Action
+}
+
+// KeyMap is the pane's keys. Satisfy and Clear are reserved for the
+// requirements feature: until its Actions are wired they say so.
+type KeyMap struct {
+	Up, Down                             key.Binding
+	SatisfySession, SatisfyBranch, Clear key.Binding
+}
+
+// ComingSoon is the help text of the reserved keys while unwired.
+const ComingSoon = "coming with requirements"
+
+// DefaultKeyMap returns the pane's bindings; wired says whether the write
+// actions exist.
+func DefaultKeyMap(wired bool) KeyMap {
+	suffix := " (" + ComingSoon + ")"
+	if wired {
+		suffix = ""
+	}
+	return KeyMap{
+		Up:             key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous requirement")),
+		Down:           key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next requirement")),
+		SatisfySession: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "satisfy for this session"+suffix)),
+		SatisfyBranch:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "satisfy for the branch"+suffix)),
+		Clear:          key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "clear the requirement"+suffix)),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.SatisfySession, k.SatisfyBranch, k.Clear}
+}
+
+// FullHelp implements help.KeyMap.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down}, {k.SatisfySession, k.SatisfyBranch, k.Clear}}
+}
+
+// ActionMsg asks the root to run an action on the selected requirement.
+type ActionMsg struct {
+	Kind string // "satisfy-session", "satisfy-branch", "clear"
+	Name string
+}
+
+// Model is the requirements pane.
+type Model struct {
+	Keys   KeyMap
+	styles *theme.Styles
+	view   View
+	cursor int
+	width  int
+	height int
+	offset int
+}
+
+// New returns the pane.
+func New(st *theme.Styles, wired bool) Model {
+	return Model{Keys: DefaultKeyMap(wired), styles: st, view: View{Reason: "loading…"}}
+}
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st *theme.Styles) { m.styles = st }
+
+// SetSize sets the pane's size.
+func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+
+// SetView replaces what is shown, keeping the cursor on the same name.
+func (m *Model) SetView(v View) {
+	sel, ok := m.Selected()
+	m.view = v
+	m.cursor = 0
+	if ok {
+		for i, r := range v.Requirements {
+			if r.Name == sel.Name {
+				m.cursor = i
+			}
+		}
+	}
+}
+
+// Selected returns the requirement under the cursor.
+func (m Model) Selected() (Requirement, bool) {
+	if !m.view.Configured || m.cursor < 0 || m.cursor >= len(m.view.Requirements) {
+		return Requirement{}, false
+	}
+	return m.view.Requirements[m.cursor], true
+}
+
+// Scroll moves the cursor by n.
+func (m *Model) Scroll(n int) {
+	m.cursor = min(max(m.cursor+n, 0), max(len(m.view.Requirements)-1, 0))
+}
+
+// Update handles the pane's keys. The write keys return an ActionMsg.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	act := func(kind string) tea.Cmd {
+		sel, _ := m.Selected()
+		return func() tea.Msg { return ActionMsg{Kind: kind, Name: sel.Name} }
+	}
+	switch {
+	case key.Matches(k, m.Keys.Up):
+		m.Scroll(-1)
+	case key.Matches(k, m.Keys.Down):
+		m.Scroll(1)
+	case key.Matches(k, m.Keys.SatisfySession):
+		return m, act("satisfy-session")
+	case key.Matches(k, m.Keys.SatisfyBranch):
+		return m, act("satisfy-branch")
+	case key.Matches(k, m.Keys.Clear):
+		return m, act("clear")
+	}
+	return m, nil
+}
+
+// View draws the pane.
+func (m Model) View() string {
+	st := m.styles
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	var out []string
+	add := func(s string) { out = append(out, text.Fit(s, w)) }
+	title := "Requirements"
+	if m.view.Branch != "" {
+		title += " · " + text.Sanitize(m.view.Branch)
+	}
+	add(st.Section.Render(title))
+	if m.view.Err != "" {
+		for _, l := range text.Wrap(text.Sanitize(m.view.Err), w-1) {
+			add(" " + st.Error.Render(l))
+		}
+	}
+	if !m.view.Configured {
+		add("")
+		for _, l := range text.Wrap(m.view.Reason, w-1) {
+			add(" " + st.Subtle.Render(l))
+		}
+		add("")
+		add(st.Faint.Render(" Reserved keys:"))
+		for _, b := range []key.Binding{m.Keys.SatisfySession, m.Keys.SatisfyBranch, m.Keys.Clear} {
+			for i, l := range text.Wrap(b.Help().Desc, max(w-6, 8)) {
+				k := "   "
+				if i == 0 {
+					k = fmt.Sprintf(" %-2s", b.Help().Key)
+				}
+				add(st.Key.Render(k) + " " + st.Faint.Render(l))
+			}
+		}
+	} else {
+		sat := 0
+		for _, r := range m.view.Requirements {
+			if r.Satisfied {
+				sat++
+			}
+		}
+		add(st.Subtle.Render(fmt.Sprintf(" %d/%d satisfied", sat, len(m.view.Requirements))))
+		for i, r := range m.view.Requirements {
+			mark := "⬜"
+			if r.Satisfied {
+				mark = st.OK.Render("✓")
+			}
+			line := " " + mark + " " + st.Bold.Render(text.Sanitize(r.Name)) + " " + st.Subtle.Render(r.Scope)
+			if r.Triggered {
+				line += " " + st.Warn.Render("triggered")
+			}
+			if r.Satisfied && r.SatisfiedBy != "" {
+				line += " " + st.Faint.Render("by "+text.Sanitize(r.SatisfiedBy))
+			}
+			line = text.Fit(line, w)
+			if i == m.cursor {
+				line = st.Selected.Render(line)
+			}
+			out = append(out, line)
+			if i == m.cursor && r.Message != "" {
+				for _, l := range text.Wrap(text.Sanitize(r.Message), max(w-4, 8)) {
+					add("    " + st.Faint.Render(l))
+				}
+			}
+		}
+	}
+	if len(out) > h {
+		out = out[:h]
+	}
+	for len(out) < h {
+		out = append(out, strings.Repeat(" ", w))
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,84 @@
+package sessions
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dylan-gluck/spcstr/tui/data"
+	"github.com/dylan-gluck/spcstr/tui/theme"
+)
+
+func kp(s string) tea.KeyPressMsg {
+	switch s {
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	}
+	return tea.KeyPressMsg{Code: []rune(s)[0], Text: s}
+}
+
+func rows() []Row {
+	now := time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
+	mk := func(id, branch, status string, age time.Duration) Row {
+		return Row{Summary: data.Summary{ID: id, Branch: branch, Status: status, Loaded: true, LastAt: now.Add(-age)}, Display: status}
+	}
+	return []Row{
+		mk("cccc", "main", data.StatusEnded, time.Hour),
+		mk("aaaa", "feature/x", data.StatusWorking, time.Second),
+		mk("bbbb", "main", data.StatusWaiting, time.Minute),
+	}
+}
+
+func TestListKeys(t *testing.T) {
+	m := New(theme.New(true, true))
+	m.SetSize(40, 20)
+	m.SetFocused(true)
+	m.SetRows(rows())
+	sel := func() string { r, _ := m.Selected(); return r.ID }
+	if sel() != "aaaa" {
+		t.Fatalf("newest first: selected %s", sel())
+	}
+	steps := []struct{ key, want string }{{"down", "bbbb"}, {"j", "cccc"}, {"j", "cccc"}, {"k", "bbbb"}, {"g", "aaaa"}, {"end", "cccc"}}
+	for _, s := range steps {
+		m, _ = m.Update(kp(s.key))
+		if sel() != s.want {
+			t.Fatalf("after %s: %s, want %s", s.key, sel(), s.want)
+		}
+	}
+	// The cursor stays on its session when rows are replaced.
+	m.SetRows(rows())
+	if sel() != "cccc" {
+		t.Fatalf("after SetRows: %s", sel())
+	}
+	for _, k := range []string{"/", "m", "a", "i", "n"} {
+		m, _ = m.Update(kp(k))
+	}
+	if shown, total := m.Len(); shown != 2 || total != 3 || !m.Editing() {
+		t.Fatalf("filter main: %d/%d editing %v", shown, total, m.Editing())
+	}
+	if v := ansi.Strip(m.View(time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC))); !strings.Contains(v, "/main") {
+		t.Fatalf("filter line missing:\n%s", v)
+	}
+	m, _ = m.Update(kp("enter"))
+	m, _ = m.Update(kp("j")) // j moves again once the filter is kept
+	if m.Editing() || m.Filter() != "main" || sel() != "cccc" {
+		t.Fatalf("kept filter: editing %v filter %q sel %s", m.Editing(), m.Filter(), sel())
+	}
+	m, _ = m.Update(kp("esc"))
+	if shown, _ := m.Len(); shown != 3 || m.Filter() != "" {
+		t.Fatalf("esc: %d shown, filter %q", shown, m.Filter())
+	}
+}

@@ -1,0 +1,104 @@
+// Package tui is spcstr's live dashboard (spcstr tui): a Bubble Tea program
+// that shows a project's Claude Code sessions from the files the recorder
+// writes under .spcstr/, and follows them as they change. A small root model
+// lays out and routes keys to one component per pane (sessions, detail,
+// events, requirements, feedback); all file reading happens in tea.Cmds
+// (package data), changes arrive from fsnotify (package watch), and every
+// style comes from package theme. It never imports the recorder: the two
+// meet only in files.
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/dylan-gluck/spcstr/registry"
+	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui/feedback"
+	"github.com/dylan-gluck/spcstr/tui/requirements"
+)
+
+// Options configures the dashboard.
+type Options struct {
+	// Layout is the project (the folder holding .spcstr/).
+	Layout state.Layout
+	// RegistryPath is the session registry (default: registry.Path with
+	// the process environment).
+	RegistryPath string
+	// RequirementsDir is watched for requirement changes (default:
+	// RequirementsDir(Layout.Root)).
+	RequirementsDir string
+	// Requirements and Feedback load the two feature panes (default:
+	// requirements.Load and feedback.Load).
+	Requirements requirements.Loader
+	Feedback     feedback.Loader
+	// ReqActions implement the satisfy/clear keys (nil: reserved).
+	ReqActions requirements.Actions
+	// NoColor turns colors off (default: NO_COLOR is set and not empty).
+	NoColor bool
+	// Title is shown in the header after "spcstr" (e.g. "demo").
+	Title string
+	// Now and Alive are the clock and the process check (tests replace
+	// them).
+	Now   func() time.Time
+	Alive func(pid int) bool
+	// NoWatch disables fsnotify (tests that drive updates themselves).
+	NoWatch bool
+}
+
+func (o *Options) defaults() {
+	if o.RegistryPath == "" {
+		o.RegistryPath = registry.Path(os.Getenv)
+	}
+	if o.RequirementsDir == "" {
+		o.RequirementsDir = RequirementsDir(o.Layout.Root)
+	}
+	if o.Requirements == nil {
+		o.Requirements = requirements.Load
+	}
+	if o.Feedback == nil {
+		o.Feedback = feedback.Load
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Alive == nil {
+		o.Alive = registry.Alive
+	}
+}
+
+// NoColorEnv reports whether NO_COLOR asks for no color (any non-empty
+// value, as https://no-color.org says).
+func NoColorEnv(getenv func(string) string) bool { return getenv("NO_COLOR") != "" }
+
+// Run shows the dashboard on the terminal until the user quits or ctx ends.
+func Run(ctx context.Context, opt Options, in io.Reader, out io.Writer) error {
+	m := New(ctx, opt)
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if in != nil {
+		popts = append(popts, tea.WithInput(in))
+	}
+	if out != nil {
+		popts = append(popts, tea.WithOutput(out))
+	}
+	if m.opt.NoColor {
+		popts = append(popts, tea.WithColorProfile(colorprofile.ASCII))
+	}
+	p := tea.NewProgram(m, popts...)
+	final, err := p.Run()
+	_ = final
+	m.shared.close()
+	if err != nil && ctx.Err() != nil {
+		return nil // interrupted: a clean exit
+	}
+	if err != nil {
+		return fmt.Errorf("dashboard: %w", err)
+	}
+	return nil
+}

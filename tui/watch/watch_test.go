@@ -1,0 +1,132 @@
+package watch
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/dylan-gluck/spcstr/jsonfile"
+	"github.com/dylan-gluck/spcstr/logs"
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+func next(t *testing.T, w *Watcher) Change {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, ok := w.Next(ctx)
+	if !ok {
+		t.Fatal("no change within 5 s")
+	}
+	return c
+}
+
+// drain collects changes until none arrives for quiet.
+func drain(w *Watcher, quiet time.Duration) []Change {
+	var out []Change
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), quiet)
+		c, ok := w.Next(ctx)
+		cancel()
+		if !ok {
+			return out
+		}
+		out = append(out, c)
+	}
+}
+
+func TestWatcherFollowsNewFoldersAndAtomicWrites(t *testing.T) {
+	root := t.TempDir()
+	l := state.Layout{Root: root}
+	reg := filepath.Join(root, "reg", "sessions.json")
+	os.MkdirAll(filepath.Dir(reg), 0o755)
+	// .spcstr does not exist yet: the watcher must notice it appearing.
+	w, err := Start(Options{Layout: l, RegistryPath: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+
+	os.MkdirAll(l.SessionsDir(), 0o755)
+	if c := next(t, w); !c.Rescan {
+		t.Fatalf(".spcstr created: %+v", c)
+	}
+	drain(w, 150*time.Millisecond)
+
+	id := "abc-123"
+	s := state.New(id, root, time.Now())
+	p, _ := l.StatePath(id)
+	os.MkdirAll(filepath.Dir(p), 0o755) // a session folder created after start
+	time.Sleep(50 * time.Millisecond)   // its watch is added on the folder's event
+	if err := jsonfile.WriteJSON(p, s); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, c := range drain(w, 300*time.Millisecond) {
+		for k := range c.Sessions {
+			got[k] = true
+		}
+	}
+	if !got[id] {
+		t.Fatalf("state.json of a new session folder not reported")
+	}
+
+	// A second atomic replace of state.json (rename) is reported again.
+	s.Status = state.StatusWorking
+	if err := jsonfile.WriteJSON(p, s); err != nil {
+		t.Fatal(err)
+	}
+	if c := next(t, w); !c.Sessions[id] {
+		t.Fatalf("rename of state.json not reported: %+v", c)
+	}
+
+	// Logs and the registry.
+	os.MkdirAll(l.LogsDir(), 0o755)
+	drain(w, 150*time.Millisecond)
+	lp := l.LogPath("stop")
+	e, _ := json.Marshal(map[string]any{"timestamp": time.Now(), "session_id": id, "event": "Stop"})
+	if err := logs.Append(context.Background(), lp, e, logs.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := jsonfile.WriteJSON(reg, map[string]any{"version": "1.0", "sessions": map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	var sawLog, sawReg bool
+	for _, c := range drain(w, 300*time.Millisecond) {
+		sawLog = sawLog || c.Logs[lp]
+		sawReg = sawReg || c.Registry
+	}
+	if !sawLog || !sawReg {
+		t.Fatalf("log %v registry %v", sawLog, sawReg)
+	}
+}
+
+func TestWatcherCoalescesBursts(t *testing.T) {
+	root := t.TempDir()
+	l := state.Layout{Root: root}
+	os.MkdirAll(l.LogsDir(), 0o755)
+	w, err := Start(Options{Layout: l, Debounce: 30 * time.Millisecond, MaxDelay: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	lp := l.LogPath("pre_tool_use")
+	for i := range 100 {
+		e, _ := json.Marshal(map[string]any{"timestamp": time.Now(), "session_id": "s", "event": "PreToolUse", "i": i})
+		if err := logs.Append(context.Background(), lp, e, logs.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changes := drain(w, 300*time.Millisecond)
+	if len(changes) == 0 || len(changes) > 3 {
+		t.Fatalf("100 appends in a burst gave %d changes, want 1–3", len(changes))
+	}
+	for _, c := range changes {
+		if !c.Logs[lp] {
+			t.Fatalf("change without the log: %+v", c)
+		}
+	}
+}
