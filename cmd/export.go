@@ -13,13 +13,6 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-// exportSources supplies the export's requirement and feedback-loop
-// sections. Until the requirements and feedback packages provide readers
-// these stay nil, and the export says whether the files exist.
-func exportSources() export.Sources {
-	return export.Sources{}
-}
-
 func newExportCmd() *cobra.Command {
 	var (
 		format, output, dir string

@@ -241,15 +241,15 @@ var fakeSources = export.Sources{
 	Requirements: func(_ context.Context, _ state.Layout, s *state.Session) ([]export.ReqStatus, error) {
 		at := t0.Add(20 * time.Minute)
 		return []export.ReqStatus{
-			{Name: "commit_plan", Scope: "session", Triggered: true, Satisfied: true, SatisfiedBy: "requirements-framework:plan", SatisfiedAt: &at},
-			{Name: "adr_reviewed", Scope: "branch", Triggered: true, Message: "Run /arch-review before editing code."},
+			{Name: "commit_plan", Scope: "session", Enabled: true, Triggered: true, Satisfied: true, SatisfiedBy: "requirements-framework:plan", SatisfiedAt: &at},
+			{Name: "adr_reviewed", Scope: "branch", Enabled: true, Triggered: true, Message: "Run /arch-review before editing code."},
 			{Name: "pre_commit_review", Scope: "single_use"},
 		}, nil
 	},
 	FeedbackLoop: func(_ context.Context, _ state.Layout, s *state.Session) (*export.FeedbackLoop, error) {
 		start := t0.Add(5 * time.Minute)
 		return &export.FeedbackLoop{
-			Active: true, Iteration: 2, Loops: 1, StartedAt: &start,
+			State: "active", Active: true, Iteration: 2, MaxIterations: 5, Loops: 1, StartedAt: &start,
 			Domains: []export.FeedbackDomain{
 				{Name: "backend", Review: export.PhasePass, TestPlanning: export.PhasePass, Testing: export.PhaseFail, Files: []string{"api/server.go"}},
 				{Name: "frontend", Review: export.PhaseNotRun, TestPlanning: export.PhaseNotRun, Testing: export.PhaseNotRun},

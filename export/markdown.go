@@ -452,20 +452,29 @@ func (m *md) requirements() {
 		m.p("No requirements apply to this session.\n")
 		return
 	}
-	sat := 0
+	sat, on := 0, 0
 	for _, it := range r.Items {
-		if it.Satisfied {
-			sat++
+		if it.Enabled {
+			on++
+			if it.Satisfied {
+				sat++
+			}
 		}
 	}
-	m.p("%d of %d satisfied", sat, len(r.Items))
+	m.p("%d of %d satisfied", sat, on)
 	if r.Branch != "" {
 		m.p(" on branch `%s`", r.Branch)
+	}
+	if off := len(r.Items) - on; off > 0 {
+		m.p(" (and %d configured but disabled)", off)
 	}
 	m.p(".\n\n| Requirement | Scope | Triggered | Status | Satisfied by |\n| --- | --- | --- | --- | --- |\n")
 	for _, it := range r.Items {
 		status := "**unsatisfied**"
-		if it.Satisfied {
+		switch {
+		case !it.Enabled:
+			status = "disabled"
+		case it.Satisfied:
 			status = "satisfied"
 			if it.SatisfiedAt != nil {
 				status += " " + m.time(*it.SatisfiedAt)
@@ -474,7 +483,7 @@ func (m *md) requirements() {
 		m.p("| %s | %s | %s | %s | %s |\n", cell(it.Name), cell(it.Scope), yesNo(it.Triggered), status, cell(it.SatisfiedBy))
 	}
 	for _, it := range r.Items {
-		if !it.Satisfied && it.Message != "" {
+		if it.Enabled && !it.Satisfied && it.Message != "" {
 			m.p("\n- **%s**: %s", inline(it.Name, 60), inline(it.Message, 300))
 		}
 	}
@@ -509,14 +518,23 @@ func (m *md) feedback() {
 	switch {
 	case f.Escalation != nil:
 		state = "escalated at " + m.time(f.Escalation.At) + ": " + inline(f.Escalation.Message, 300)
-	case f.Active:
-		state = "active"
-	case f.CompletedAt != nil:
-		state = "complete at " + m.time(*f.CompletedAt)
+	case f.State == "bypassed":
+		state = "bypassed: an orchestration skill owns the loop"
+	case f.State == "complete" || (f.State == "" && !f.Active && f.CompletedAt != nil):
+		state = "complete"
+		if f.CompletedAt != nil {
+			state += " at " + m.time(*f.CompletedAt)
+		}
+	case f.State == "active" || (f.State == "" && f.Active):
+		state = "active: Stop is blocked until every domain passes"
 	default:
-		state = "inactive"
+		state = "idle"
 	}
-	m.p("%s, iteration %d, %s.\n", capitalize(plural(f.Loops, "loop")), f.Iteration, state)
+	iter := fmt.Sprintf("iteration %d", f.Iteration)
+	if f.MaxIterations > 0 {
+		iter += fmt.Sprintf(" of at most %d", f.MaxIterations)
+	}
+	m.p("%s, %s; %s.\n", capitalize(plural(f.Loops, "loop")), iter, state)
 	if len(f.Domains) > 0 {
 		m.p("\n| Domain | Review | Test planning | Testing | Files |\n| --- | --- | --- | --- | ---: |\n")
 		for _, d := range f.Domains {

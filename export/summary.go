@@ -191,6 +191,9 @@ type ReqStatus struct {
 	Name string `json:"name"`
 	// Scope is session, branch, single_use or permanent.
 	Scope string `json:"scope"`
+	// Enabled is false for a configured requirement that is switched off
+	// (never enforced).
+	Enabled bool `json:"enabled"`
 	// Triggered: a triggering tool call was allowed this session.
 	Triggered bool `json:"triggered"`
 	Satisfied bool `json:"satisfied"`
@@ -203,16 +206,20 @@ type ReqStatus struct {
 
 // FeedbackLoop is the session's feedback-loop state and history.
 type FeedbackLoop struct {
-	Status      string             `json:"status"`
-	Error       string             `json:"error"`
-	Active      bool               `json:"active"`
-	Iteration   int                `json:"iteration"`
-	Loops       int                `json:"loops"`
-	StartedAt   *time.Time         `json:"started_at"`
-	CompletedAt *time.Time         `json:"completed_at"`
-	Domains     []FeedbackDomain   `json:"domains"`
-	Escalation  *FeedbackEscalate  `json:"escalation"`
-	History     []FeedbackHistItem `json:"history"`
+	Status string `json:"status"`
+	Error  string `json:"error"`
+	// State is active, escalated, bypassed (an orchestration skill owns
+	// the loop), complete or idle.
+	State         string             `json:"state"`
+	Active        bool               `json:"active"`
+	Iteration     int                `json:"iteration"`
+	MaxIterations int                `json:"max_iterations"`
+	Loops         int                `json:"loops"`
+	StartedAt     *time.Time         `json:"started_at"`
+	CompletedAt   *time.Time         `json:"completed_at"`
+	Domains       []FeedbackDomain   `json:"domains"`
+	Escalation    *FeedbackEscalate  `json:"escalation"`
+	History       []FeedbackHistItem `json:"history"`
 }
 
 // Feedback phase statuses.
