@@ -45,6 +45,7 @@ requirements and the review/test feedback loop, and writes session summaries
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(
 		newHookCmd(),
+		newExportCmd(),
 		newInitCmd(),
 		newUninstallCmd(),
 		newReqCmd(),

@@ -220,9 +220,11 @@ func (r *run) runGates(ctx context.Context, s *state.Session) (*hookio.Answer, [
 	var all []gate.Verdict
 	var records []gate.Record
 	for _, g := range gates {
-		t0 := time.Now()
+		// Durations use the injected clock too: mixing it with the wall
+		// clock gives nonsense under a fixed clock (tests, replays).
+		t0 := r.opt.Now()
 		verdicts, err := evaluate(ctx, g, in)
-		dur := float64(time.Since(t0).Microseconds()) / 1000
+		dur := float64(r.opt.Now().Sub(t0).Microseconds()) / 1000
 		if err != nil {
 			msg := fmt.Sprintf("%s failed: %v", g.Name(), err)
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: msg})
@@ -248,7 +250,11 @@ func (r *run) runGates(ctx context.Context, s *state.Session) (*hookio.Answer, [
 		verdicts = r.guardStops(s, g.Name(), verdicts)
 		for _, v := range verdicts {
 			if v.Decision != "" && err == nil {
-				records = append(records, gate.Record{Source: v.Source, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur, DryRun: v.DryRun})
+				src := v.Source
+				if src == "" {
+					src = g.Name() // a verdict speaks for its gate unless it names a strategy
+				}
+				records = append(records, gate.Record{Source: src, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur, DryRun: v.DryRun})
 			}
 		}
 		all = append(all, verdicts...)
@@ -399,7 +405,7 @@ func (r *run) appendLog(ctx context.Context, answer []byte, decisions int) {
 		Input:     input,
 		Truncated: truncated,
 		Outcome: &logs.Outcome{
-			DurationMS: float64(time.Since(r.start).Microseconds()) / 1000,
+			DurationMS: float64(r.opt.Now().Sub(r.start).Microseconds()) / 1000,
 			Decisions:  decisions,
 			Error:      strings.Join(r.errs, "; "),
 		},
