@@ -74,10 +74,14 @@ func run() error {
 	fmt.Println("building spcstr and the floor program (CGO_ENABLED=0, -trimpath, -ldflags=-s -w) ...")
 	spcstr := filepath.Join(tmp, "spcstr")
 	floor := filepath.Join(tmp, "floor")
+	hookOnly := filepath.Join(tmp, "hookonly")
 	if err := build(spcstr, "./cmd/spcstr"); err != nil {
 		return err
 	}
 	if err := build(floor, "./bench/floor"); err != nil {
+		return err
+	}
+	if err := build(hookOnly, "./bench/hookonly"); err != nil {
 		return err
 	}
 
@@ -96,10 +100,12 @@ func run() error {
 
 	emptyRun := newHookRun(spcstr, empty, events, transcript, "bench-empty-0001")
 	fullRun := newHookRun(spcstr, full, events, transcript, "bench-full-00001")
+	onlyRun := newHookRun(hookOnly, empty, events, transcript, "bench-only-00001")
+	onlyRun.args = nil
 	floorLog := filepath.Join(tmp, "floor.log")
-	var tFloor, tEmpty, tFull []time.Duration
+	var tFloor, tEmpty, tFull, tOnly []time.Duration
 	var rss []int64
-	fmt.Printf("running %d interleaved invocations each of floor, hook (empty log), hook (%d logged events) ...\n", *runs, *prefill)
+	fmt.Printf("running %d interleaved invocations each of floor, hook (empty log), hook (%d logged events), recorder alone ...\n", *runs, *prefill)
 	for i := 0; i < *runs; i++ {
 		ev := events[i%len(events)]
 		d, _, err := exe(floor, []string{floorLog}, ev, nil)
@@ -117,6 +123,11 @@ func run() error {
 			return err
 		}
 		tFull, rss = append(tFull, d), append(rss, r)
+		d, _, err = onlyRun.next(i)
+		if err != nil {
+			return err
+		}
+		tOnly = append(tOnly, d)
 	}
 
 	mFloor, mEmpty, mFull := median(tFloor), median(tEmpty), median(tFull)
@@ -130,6 +141,7 @@ func run() error {
 	fmt.Printf("%-34s median %7s   p90 %7s\n", "floor (decode + append + fsync)", ms(mFloor), ms(pct(tFloor, 90)))
 	fmt.Printf("%-34s median %7s   p90 %7s\n", "spcstr hook, empty log", ms(mEmpty), ms(pct(tEmpty, 90)))
 	fmt.Printf("%-34s median %7s   p90 %7s   (logs: %.1f MiB)\n", fmt.Sprintf("spcstr hook, %d logged events", *prefill), ms(mFull), ms(pct(tFull, 90)), float64(logBytes)/(1<<20))
+	fmt.Printf("%-34s median %7s   p90 %7s   (reference: ÷ floor %.2f)\n", "recorder alone (bench/hookonly)", ms(median(tOnly)), ms(pct(tOnly, 90)), float64(median(tOnly))/float64(mFloor))
 	fmt.Println()
 	verdict("P1 hook ÷ floor", p1, 1.5, "")
 	verdict("P2 hook at 20,000 logged events ÷ at empty log", p2, 1.1, "")
@@ -232,6 +244,7 @@ type hookRun struct {
 	events                         []map[string]any
 	chunks                         [][]byte
 	env                            []string
+	args                           []string
 }
 
 func newHookRun(bin, root string, events []map[string]any, transcript []byte, session string) *hookRun {
@@ -245,6 +258,7 @@ func newHookRun(bin, root string, events []map[string]any, transcript []byte, se
 	return &hookRun{
 		bin: bin, root: root, session: session, events: events, chunks: chunks,
 		transcript: filepath.Join(root, "transcript-"+session+".jsonl"),
+		args:       []string{"hook"},
 		env: append(os.Environ(), "CLAUDE_PROJECT_DIR="+root,
 			"SPCSTR_REGISTRY="+filepath.Join(root, "registry.json"), "CLAUDE_PID="+strconv.Itoa(os.Getpid())),
 	}
@@ -263,7 +277,7 @@ func (h *hookRun) next(i int) (time.Duration, int64, error) {
 		}
 	}
 	p := payload(h.events[k], h.root, h.session, h.transcript)
-	d, rss, err := exe(h.bin, []string{"hook"}, p, h.env)
+	d, rss, err := exe(h.bin, h.args, p, h.env)
 	if err != nil {
 		return 0, 0, fmt.Errorf("spcstr hook: %w", err)
 	}

@@ -1,10 +1,38 @@
 package cmd
 
 import (
+	"context"
+	"io"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/dylan-gluck/spcstr/recorder"
 )
+
+// hookFastPath recognises the command line Claude Code runs on every hook
+// event, `spcstr hook [EVENT]`, so that Execute can run the recorder without
+// first building the whole command tree (every command's flags and help):
+// on the hot path of every tool call that alone cost about 1.5 ms. Anything
+// else (flags such as --help, more arguments) goes through cobra as usual.
+func hookFastPath(args []string) (event string, ok bool) {
+	if len(args) == 0 || args[0] != "hook" || len(args) > 2 {
+		return "", false
+	}
+	if len(args) == 2 {
+		if strings.HasPrefix(args[1], "-") {
+			return "", false
+		}
+		event = args[1]
+	}
+	return event, true
+}
+
+// runHook runs the recorder; it always exits 0 (../shared/SPEC.md §8).
+func runHook(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, event string) int {
+	recorder.Run(ctx, recorder.Options{Stdin: stdin, Stdout: stdout, Stderr: stderr, Event: event})
+	return 0
+}
 
 func newHookCmd() *cobra.Command {
 	return &cobra.Command{
@@ -26,12 +54,7 @@ errors, never to Claude Code as a failure.`,
 			if len(args) > 0 {
 				event = args[0]
 			}
-			recorder.Run(cmd.Context(), recorder.Options{
-				Stdin:  cmd.InOrStdin(),
-				Stdout: cmd.OutOrStdout(),
-				Stderr: cmd.ErrOrStderr(),
-				Event:  event,
-			})
+			runHook(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), event)
 			return nil
 		},
 	}

@@ -59,6 +59,9 @@ requirements and the review/test feedback loop, and writes session summaries
 
 // Execute runs the command line and returns the process exit code.
 func Execute() int {
+	if event, ok := hookFastPath(os.Args[1:]); ok {
+		return runHook(context.Background(), os.Stdin, os.Stdout, os.Stderr, event)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	root := NewRootCmd(os.Stdout, os.Stderr)
