@@ -145,8 +145,38 @@ func RegistryPath(dir string) string { return filepath.Join(dir, ".demo", "sessi
 // ClaudeHome is where the scratch project's transcripts live.
 func ClaudeHome(dir string) string { return filepath.Join(dir, ".demo", "claude") }
 
+// demoConfig turns on the feedback loop for the recorded sessions' agents
+// (reviewer, tester) in dry-run: the recorded sessions did what they did, so
+// spcstr logs what it would have decided without pretending to enforce it.
+const demoConfig = `# spcstr demo: the feedback loop on, in dry-run (decisions are logged, not enforced)
+dry_run: true
+feedback:
+  enabled: true
+  domains:
+    backend:  {reviewer: reviewer, tester: tester}
+    frontend: {reviewer: reviewer, tester: tester}
+    python:   {reviewer: reviewer, tester: tester}
+`
+
+// demoRequirements gives the dashboard's requirements pane something to show:
+// press s on it to satisfy it for the selected session.
+const demoRequirements = `requirements:
+  commit_plan:
+    enabled: true
+    scope: session
+    trigger_tools: [Edit, Write]
+    satisfied_by_skill: plan-review
+    message: "Plan the change before editing: run /plan-review (or press s in the dashboard)."
+  architecture_reviewed:
+    enabled: true
+    scope: branch
+    trigger_tools: [Write]
+    message: "Review the architecture once per branch."
+`
+
 // Setup makes dir a scratch project: a git repository on branch main with
-// a README, and an empty .spcstr/.
+// a README, a .spcstr/ whose config turns the feedback loop on (dry-run),
+// and two requirements in .claude/requirements.yaml.
 func Setup(ctx context.Context, dir string) error {
 	if err := os.MkdirAll(filepath.Join(dir, ".spcstr"), 0o755); err != nil {
 		return err
@@ -164,6 +194,20 @@ func Setup(ctx context.Context, dir string) error {
 			if err := os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
 				return err
 			}
+		}
+	}
+	for path, text := range map[string]string{
+		filepath.Join(dir, ".spcstr", "config.yaml"):       demoConfig,
+		filepath.Join(dir, ".claude", "requirements.yaml"): demoRequirements,
+	} {
+		if _, err := os.Stat(path); err == nil {
+			continue // keep a --dir project's own settings
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			return err
 		}
 	}
 	readme := "# spcstr demo\n\nA scratch project fed with recorded Claude Code sessions by `spcstr demo`.\n"
