@@ -11,6 +11,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/feedback"
 	"github.com/dylan-gluck/spcstr/gate"
+	"github.com/dylan-gluck/spcstr/internal/testshared"
 	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -22,23 +23,9 @@ import (
 // backend-tester whose answers carry the markers, and the fourth Stop is
 // allowed. It needs SPCSTR_HARNESS=<harness dir with npm ci done>.
 func TestHarnessFeedbackLoop(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real-client harness run skipped in -short mode")
-	}
-	harness := os.Getenv("SPCSTR_HARNESS")
-	if harness == "" {
-		t.Fatal("SPCSTR_HARNESS is not set: point it at the Claude Code harness (../shared/harness copied somewhere, with `npm ci` done; e.g. SPCSTR_HARNESS=/work/harness), or run with -short to skip this test")
-	}
+	harness := testshared.Harness(t)
 	runner := filepath.Join(harness, "run-scenario.sh")
-	if _, err := os.Stat(runner); err != nil {
-		t.Fatalf("SPCSTR_HARNESS=%s has no run-scenario.sh: %v", harness, err)
-	}
-	bin := filepath.Join(t.TempDir(), "spcstr")
-	build := exec.Command("go", "build", "-o", bin, "github.com/dylan-gluck/spcstr/cmd/spcstr")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build spcstr: %v\n%s", err, out)
-	}
+	bin := testshared.BuildSpcstr(t)
 	scenario, err := filepath.Abs("testdata/harness/feedback-loop.json")
 	if err != nil {
 		t.Fatal(err)

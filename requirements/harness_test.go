@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dylan-gluck/spcstr/internal/testshared"
 	"github.com/dylan-gluck/spcstr/registry"
 	"github.com/dylan-gluck/spcstr/requirements"
 )
@@ -21,25 +22,13 @@ import (
 // gate, runs the project skill that satisfies the requirement, edits again
 // and stops. It checks what Claude Code did and what spcstr recorded.
 func TestHarnessReqGate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real-client harness run skipped under -short")
-	}
-	harness := os.Getenv("SPCSTR_HARNESS")
-	if harness == "" {
-		t.Fatal("SPCSTR_HARNESS is not set: point it at an installed copy of ../shared/harness " +
-			"(cp -r ../shared/harness DIR && cd DIR && npm ci), e.g. SPCSTR_HARNESS=/work/harness, or run with -short")
-	}
+	harness := testshared.Harness(t)
 	scenario, err := filepath.Abs(filepath.Join("testdata", "harness", "req-gate.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "spcstr")
-	build := exec.Command("go", "build", "-o", bin, "github.com/dylan-gluck/spcstr/cmd/spcstr")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build spcstr: %v\n%s", err, out)
-	}
+	bin := testshared.BuildSpcstr(t)
 	out := filepath.Join(tmp, "run")
 	hook := fmt.Sprintf("SPCSTR_REGISTRY=%s %s hook", filepath.Join(tmp, "registry.json"), bin)
 	run := exec.Command(filepath.Join(harness, "run-scenario.sh"), scenario, hook, out)
