@@ -231,3 +231,52 @@ func TestChangeRereadsOnlyWhatChanged(t *testing.T) {
 		t.Fatalf("selection moved from %s to %s with follow off", sel, m.selected)
 	}
 }
+
+func TestDecisionsKeyTogglesDecisionsOnly(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	f.decisions(t)
+	m := start(t, f, 120, 40)
+	m = send(t, m, press("3")...)
+	fr := plain(m)
+	if !strings.Contains(fr, "PreToolUse Bash go test") || !strings.Contains(fr, "Decision requirements:pre_commit_review deny PreToolUse") {
+		t.Fatalf("events pane should interleave events and decisions:\n%s", fr)
+	}
+	if !strings.Contains(fr, "d decisions only") {
+		t.Fatalf("footer should offer d (decisions only):\n%s", fr)
+	}
+	m = send(t, m, press("d")...)
+	fr = plain(m)
+	if !m.ev.DecisionsOnly() || strings.Contains(fr, "go test") || strings.Contains(fr, "UserPromptSubmit") {
+		t.Fatalf("d: want decisions only:\n%s", fr)
+	}
+	for _, want := range []string{
+		"Decisions · 1b2c3d4e",
+		"requirements:commit_plan allow PreToolUse: satisfied",
+		"requirements:pre_commit_review deny PreToolUse: Review",
+		"strategy:clean-state block Stop (dry run): uncommitted",
+		"feedback block SubagentStop: run the tests next",
+		"d all events",
+	} {
+		if !strings.Contains(fr, want) {
+			t.Errorf("d: missing %q in:\n%s", want, fr)
+		}
+	}
+	m = send(t, m, press("a")...)
+	if fr = plain(m); !strings.Contains(fr, "Decisions · all sessions") || strings.Contains(fr, "sh run-tests.sh") {
+		t.Fatalf("d then a: want every session's decisions only:\n%s", fr)
+	}
+	listed := false
+	for _, g := range m.helpGroups() {
+		for _, b := range g.keys {
+			listed = listed || g.title == "Events" && b.Help().Key == "d" && b.Help().Desc == "all events"
+		}
+	}
+	if !listed {
+		t.Fatal("? help should list d (all events) under Events")
+	}
+	m = send(t, m, press("d")...)
+	if fr = plain(m); m.ev.DecisionsOnly() || !strings.Contains(fr, "sh run-tests.sh") || !strings.Contains(fr, "Events · all sessions") {
+		t.Fatalf("d again: want all events back:\n%s", fr)
+	}
+}

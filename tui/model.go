@@ -1070,7 +1070,7 @@ func (m Model) helpGroups() []helpGroup {
 		{"Everywhere", []key.Binding{g.Help, g.Quit, g.NextPane, g.PrevPane, g.Pane1, g.Pane2, g.Pane3, g.Pane4, g.Pane5, g.Back, g.Follow, g.PrevSession, g.NextSession}},
 		{"Sessions", []key.Binding{l.Up, l.Down, l.PageUp, l.PageDown, l.Top, l.Bottom, g.Open, l.Filter, l.AcceptFilter, l.ClearFilter}},
 		{"Detail", []key.Binding{d.Up, d.Down, d.PageUp, d.PageDown, d.Top, d.Bottom}},
-		{"Events", []key.Binding{e.Up, e.Down, e.PageUp, e.PageDown, e.Top, e.Bottom, e.All}},
+		{"Events", []key.Binding{e.Up, e.Down, e.PageUp, e.PageDown, e.Top, e.Bottom, e.All, e.Decisions}},
 		{"Requirements", []key.Binding{r.Up, r.Down, r.SatisfySession, r.SatisfyBranch, r.Clear}},
 		{"Mouse", []key.Binding{
 			key.NewBinding(key.WithHelp("wheel", "scroll the pane under the pointer")),
