@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/requirements"
+	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/watch"
 )
 
@@ -278,5 +280,57 @@ func TestDecisionsKeyTogglesDecisionsOnly(t *testing.T) {
 	m = send(t, m, press("d")...)
 	if fr = plain(m); m.ev.DecisionsOnly() || !strings.Contains(fr, "sh run-tests.sh") || !strings.Contains(fr, "Events · all sessions") {
 		t.Fatalf("d again: want all events back:\n%s", fr)
+	}
+}
+
+func TestHeaderStrategiesFollowConfigChanges(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	m := start(t, f, 120, 40)
+	header := func() string { return strings.SplitN(plain(m), "\n", 2)[0] }
+	if h := header(); strings.Contains(h, "strateg") {
+		t.Fatalf("no config: header %q", h)
+	}
+	write := func(cfg string) {
+		t.Helper()
+		if err := os.WriteFile(f.layout.ConfigPath(), []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// Only the config changed: the model rereads it and nothing else.
+		next, cmd := m.Update(changeMsg{c: watch.Change{Config: true}})
+		m = next.(Model)
+		if cmd == nil {
+			t.Fatal("a config change issued no command")
+		}
+		if _, ok := cmd().(strategiesMsg); !ok {
+			t.Fatalf("a config change should reread only the config, got %T", cmd())
+		}
+		m = drive(t, m, cmd)
+	}
+	write("strategies:\n  token-budget: {}\n  clean-state:\n    require_files: [README.md]\n    dry_run: true\n")
+	if h := header(); !strings.Contains(h, "strategies: token-budget, clean-state (dry run)") {
+		t.Fatalf("two strategies, one dry-run: header %q", h)
+	}
+	write("dry_run: true\nstrategies:\n  token-budget: {}\n")
+	if h := header(); !strings.Contains(h, "strategies: token-budget (dry run)") {
+		t.Fatalf("global dry_run: header %q", h)
+	}
+	write("strategies:\n  clean-state: {}\n  long-running: {}\n")
+	if h := header(); !strings.Contains(h, "strategies: conflict (not enforced)") || strings.Contains(h, "clean-state") {
+		t.Fatalf("conflict: header %q", h)
+	}
+	write("strategies:\n  token-budget: {enabled: false}\n")
+	if h := header(); strings.Contains(h, "strateg") {
+		t.Fatalf("disabled only: header %q", h)
+	}
+	// At 40 columns the header is one line and never wraps.
+	write("strategies:\n  token-budget: {}\n  clean-state: {}\n")
+	m = send(t, m, tea.WindowSizeMsg{Width: 40, Height: 30})
+	if h := header(); text.Width(h) > 40 || !strings.HasPrefix(h, "spcstr") {
+		t.Fatalf("40 columns: header %q", h)
+	}
+	m = send(t, m, tea.WindowSizeMsg{Width: 64, Height: 30})
+	if h := header(); !strings.Contains(h, "2 strategies") {
+		t.Fatalf("64 columns: want the count, header %q", h)
 	}
 }
