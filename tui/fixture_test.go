@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dylan-gluck/spcstr/gate"
 	"github.com/dylan-gluck/spcstr/jsonfile"
 	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/registry"
@@ -319,4 +320,42 @@ func (f *fixture) damage(t testing.TB) {
 	// A crash mid-append: the closing bracket replaced by half an entry.
 	fh.WriteAt([]byte(",\n{\"timestamp\":\"2026-01-15T11:59:00Z\",\"session_id\":\"6b2c"), fi.Size()-3)
 	fh.Close()
+}
+
+// decide appends one gate decision to .spcstr/logs/decisions.json, as the
+// recorder writes it.
+func (f *fixture) decide(t testing.TB, r gate.Record) {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(f.layout.LogsDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := logs.Append(context.Background(), f.layout.LogPath(gate.DecisionsLog), b, logs.Options{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// decisions logs gate decisions for the busy session: an allow, a deny, a
+// dry-run block and a block carrying only a message.
+func (f *fixture) decisions(t testing.TB) {
+	f.decide(t, gate.Record{SessionID: idBusy, Timestamp: ago(4*time.Minute + 30*time.Second), Source: "requirements:commit_plan",
+		Hook: "PreToolUse", Decision: "allow", Reason: "satisfied by skill plan-review"})
+	f.decide(t, gate.Record{SessionID: idBusy, Timestamp: ago(3*time.Minute + 30*time.Second), Source: "requirements:pre_commit_review",
+		Hook: "PreToolUse", Decision: "deny", Reason: "Review before committing"})
+	f.decide(t, gate.Record{SessionID: idBusy, Timestamp: ago(90 * time.Second), Source: "strategy:clean-state",
+		Hook: "Stop", Decision: "block", Reason: "uncommitted changes: main.go", DryRun: true})
+	f.decide(t, gate.Record{SessionID: idBusy, Timestamp: ago(time.Second), Source: "feedback",
+		Hook: "SubagentStop", Decision: "block", Message: "run the tests next"})
+}
+
+// strategies writes .spcstr/config.yaml with two strategies.
+func (f *fixture) strategies(t testing.TB) {
+	t.Helper()
+	cfg := "strategies:\n  token-budget: {}\n  clean-state:\n    require_files: [README.md]\n"
+	if err := os.WriteFile(f.layout.ConfigPath(), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -156,6 +156,8 @@ func TestGoldenFrames(t *testing.T) {
 		{"damaged-truncated", func(f *fixture, t testing.TB) { f.populate(t); f.damage(t) }, []string{"/", "4", "b", "2", "enter", "enter"}},
 		{"damaged-huge", func(f *fixture, t testing.TB) { f.populate(t); f.damage(t) }, []string{"/", "6", "b", "2", "enter", "enter"}},
 		{"help", func(*fixture, testing.TB) {}, []string{"?"}},
+		{"strategies", func(f *fixture, t testing.TB) { f.populate(t); f.strategies(t) }, nil},
+		{"decisions", func(f *fixture, t testing.TB) { f.populate(t); f.decisions(t) }, []string{"3", "d"}},
 	}
 	for _, size := range []struct{ w, h int }{{40, 30}, {120, 40}} {
 		for _, c := range cases {

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/requirements"
+	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/watch"
 )
 
@@ -229,5 +231,106 @@ func TestChangeRereadsOnlyWhatChanged(t *testing.T) {
 	m = send(t, m, changeMsg{c: watch.Change{Sessions: map[string]bool{id: true}}})
 	if m.selected != sel {
 		t.Fatalf("selection moved from %s to %s with follow off", sel, m.selected)
+	}
+}
+
+func TestDecisionsKeyTogglesDecisionsOnly(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	f.decisions(t)
+	m := start(t, f, 120, 40)
+	m = send(t, m, press("3")...)
+	fr := plain(m)
+	if !strings.Contains(fr, "PreToolUse Bash go test") || !strings.Contains(fr, "Decision requirements:pre_commit_review deny PreToolUse") {
+		t.Fatalf("events pane should interleave events and decisions:\n%s", fr)
+	}
+	if !strings.Contains(fr, "d decisions only") {
+		t.Fatalf("footer should offer d (decisions only):\n%s", fr)
+	}
+	m = send(t, m, press("d")...)
+	fr = plain(m)
+	if !m.ev.DecisionsOnly() || strings.Contains(fr, "go test") || strings.Contains(fr, "UserPromptSubmit") {
+		t.Fatalf("d: want decisions only:\n%s", fr)
+	}
+	for _, want := range []string{
+		"Decisions · 1b2c3d4e",
+		"requirements:commit_plan allow PreToolUse: satisfied",
+		"requirements:pre_commit_review deny PreToolUse: Review",
+		"strategy:clean-state block Stop (dry run): uncommitted",
+		"feedback block SubagentStop: run the tests next",
+		"d all events",
+	} {
+		if !strings.Contains(fr, want) {
+			t.Errorf("d: missing %q in:\n%s", want, fr)
+		}
+	}
+	m = send(t, m, press("a")...)
+	if fr = plain(m); !strings.Contains(fr, "Decisions · all sessions") || strings.Contains(fr, "sh run-tests.sh") {
+		t.Fatalf("d then a: want every session's decisions only:\n%s", fr)
+	}
+	listed := false
+	for _, g := range m.helpGroups() {
+		for _, b := range g.keys {
+			listed = listed || g.title == "Events" && b.Help().Key == "d" && b.Help().Desc == "all events"
+		}
+	}
+	if !listed {
+		t.Fatal("? help should list d (all events) under Events")
+	}
+	m = send(t, m, press("d")...)
+	if fr = plain(m); m.ev.DecisionsOnly() || !strings.Contains(fr, "sh run-tests.sh") || !strings.Contains(fr, "Events · all sessions") {
+		t.Fatalf("d again: want all events back:\n%s", fr)
+	}
+}
+
+func TestHeaderStrategiesFollowConfigChanges(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	m := start(t, f, 120, 40)
+	header := func() string { return strings.SplitN(plain(m), "\n", 2)[0] }
+	if h := header(); strings.Contains(h, "strateg") {
+		t.Fatalf("no config: header %q", h)
+	}
+	write := func(cfg string) {
+		t.Helper()
+		if err := os.WriteFile(f.layout.ConfigPath(), []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// Only the config changed: the model rereads it and nothing else.
+		next, cmd := m.Update(changeMsg{c: watch.Change{Config: true}})
+		m = next.(Model)
+		if cmd == nil {
+			t.Fatal("a config change issued no command")
+		}
+		if _, ok := cmd().(strategiesMsg); !ok {
+			t.Fatalf("a config change should reread only the config, got %T", cmd())
+		}
+		m = drive(t, m, cmd)
+	}
+	write("strategies:\n  token-budget: {}\n  clean-state:\n    require_files: [README.md]\n    dry_run: true\n")
+	if h := header(); !strings.Contains(h, "strategies: token-budget, clean-state (dry run)") {
+		t.Fatalf("two strategies, one dry-run: header %q", h)
+	}
+	write("dry_run: true\nstrategies:\n  token-budget: {}\n")
+	if h := header(); !strings.Contains(h, "strategies: token-budget (dry run)") {
+		t.Fatalf("global dry_run: header %q", h)
+	}
+	write("strategies:\n  clean-state: {}\n  long-running: {}\n")
+	if h := header(); !strings.Contains(h, "strategies: conflict (not enforced)") || strings.Contains(h, "clean-state") {
+		t.Fatalf("conflict: header %q", h)
+	}
+	write("strategies:\n  token-budget: {enabled: false}\n")
+	if h := header(); strings.Contains(h, "strateg") {
+		t.Fatalf("disabled only: header %q", h)
+	}
+	// At 40 columns the header is one line and never wraps.
+	write("strategies:\n  token-budget: {}\n  clean-state: {}\n")
+	m = send(t, m, tea.WindowSizeMsg{Width: 40, Height: 30})
+	if h := header(); text.Width(h) > 40 || !strings.HasPrefix(h, "spcstr") {
+		t.Fatalf("40 columns: header %q", h)
+	}
+	m = send(t, m, tea.WindowSizeMsg{Width: 64, Height: 30})
+	if h := header(); !strings.Contains(h, "2 strategies") {
+		t.Fatalf("64 columns: want the count, header %q", h)
 	}
 }

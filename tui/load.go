@@ -6,9 +6,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dylan-gluck/spcstr/config"
 	"github.com/dylan-gluck/spcstr/registry"
 	reqs "github.com/dylan-gluck/spcstr/requirements"
 	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/strategy"
 	"github.com/dylan-gluck/spcstr/tui/data"
 	"github.com/dylan-gluck/spcstr/tui/feedback"
 	"github.com/dylan-gluck/spcstr/tui/requirements"
@@ -107,6 +109,18 @@ func reqCmd(ctx context.Context, load requirements.Loader, req requirements.Requ
 
 func feedbackCmd(ctx context.Context, load feedback.Loader, req feedback.Request) tea.Cmd {
 	return func() tea.Msg { return feedbackMsg{id: req.SessionID, view: load(ctx, req)} }
+}
+
+// strategiesCmd reads .spcstr/config.yaml for the header's strategies.
+func strategiesCmd(l state.Layout) tea.Cmd {
+	return func() tea.Msg {
+		cfg, err := config.Load(l.ConfigPath())
+		msg := strategiesMsg{active: strategy.Active(cfg), dryRun: cfg.DryRun, err: err}
+		for _, p := range strategy.Validate(cfg) {
+			msg.conflict = msg.conflict || p.Kind == strategy.ProblemConflict
+		}
+		return msg
+	}
 }
 
 func watchStartCmd(opt watch.Options) tea.Cmd {

@@ -115,7 +115,8 @@ type Model struct {
 	ready       bool
 	watchErr    string
 	watching    bool
-	tailed      bool // the startup tail has been read
+	tailed      bool          // the startup tail has been read
+	strategies  strategiesMsg // the last read of the strategies
 	// tick is the clock's period (0: no clock; tests).
 	tick time.Duration
 }
@@ -152,6 +153,7 @@ func (m Model) Init() tea.Cmd {
 		listingCmd(m.opt.Layout),
 		registryCmd(m.opt.RegistryPath, m.opt.Alive),
 		tailStartCmd(m.opt.Layout),
+		strategiesCmd(m.opt.Layout),
 	}
 	if m.tick > 0 {
 		cmds = append(cmds, tickCmd(m.tick))
@@ -245,6 +247,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.shared.set(msg.w)
 		m.watching = true
 		cmds = append(cmds, waitChangeCmd(m.ctx, msg.w), listingCmd(m.opt.Layout))
+	case strategiesMsg:
+		m.strategies = msg
+		if msg.err != nil {
+			m.flash("config: " + msg.err.Error())
+		}
 	case changeMsg:
 		cmds = append(cmds, m.applyChange(msg.c)...)
 		if w := m.shared.watcher; w != nil {
@@ -411,6 +418,9 @@ func (m *Model) applyChange(c watch.Change) []tea.Cmd {
 	}
 	if c.Registry {
 		cmds = append(cmds, registryCmd(m.opt.RegistryPath, m.opt.Alive))
+	}
+	if c.Config {
+		cmds = append(cmds, strategiesCmd(m.opt.Layout))
 	}
 	if c.Requirements && m.selected != "" {
 		cmds = append(cmds, m.loadReq())
@@ -1023,7 +1033,46 @@ func (m Model) header() string {
 	if !m.watching && !m.opt.NoWatch {
 		right += " " + st.Warn.Render("◌")
 	}
+	// The strategies go after the title when they fit beside the rest,
+	// else their count; never wrapped.
+	for _, s := range m.strategyLabels() {
+		if text.Width(title)+1+text.Width(s)+1+text.Width(right) <= m.width {
+			title += " " + s
+			break
+		}
+	}
 	return text.Right(title, " "+right, m.width)
+}
+
+// strategyLabels are the header's strategy labels, longest first (none
+// when no strategy is enabled).
+func (m Model) strategyLabels() []string {
+	st := m.styles
+	s := m.strategies
+	if s.conflict {
+		return []string{st.Warn.Render("strategies: conflict (not enforced)"), st.Warn.Render("strategies: conflict")}
+	}
+	if len(s.active) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(s.active))
+	dry := 0
+	for _, a := range s.active {
+		n := text.Sanitize(a.Name)
+		if a.DryRun || s.dryRun {
+			n += " (dry run)"
+			dry++
+		}
+		names = append(names, n)
+	}
+	count := fmt.Sprintf("%d strategies", len(names))
+	if len(names) == 1 {
+		count = "1 strategy"
+	}
+	if dry > 0 {
+		count += fmt.Sprintf(" (%d dry run)", dry)
+	}
+	return []string{st.Subtle.Render("strategies: " + strings.Join(names, ", ")), st.Subtle.Render(count)}
 }
 
 func (m Model) footer() string {
@@ -1070,7 +1119,7 @@ func (m Model) helpGroups() []helpGroup {
 		{"Everywhere", []key.Binding{g.Help, g.Quit, g.NextPane, g.PrevPane, g.Pane1, g.Pane2, g.Pane3, g.Pane4, g.Pane5, g.Back, g.Follow, g.PrevSession, g.NextSession}},
 		{"Sessions", []key.Binding{l.Up, l.Down, l.PageUp, l.PageDown, l.Top, l.Bottom, g.Open, l.Filter, l.AcceptFilter, l.ClearFilter}},
 		{"Detail", []key.Binding{d.Up, d.Down, d.PageUp, d.PageDown, d.Top, d.Bottom}},
-		{"Events", []key.Binding{e.Up, e.Down, e.PageUp, e.PageDown, e.Top, e.Bottom, e.All}},
+		{"Events", []key.Binding{e.Up, e.Down, e.PageUp, e.PageDown, e.Top, e.Bottom, e.All, e.Decisions}},
 		{"Requirements", []key.Binding{r.Up, r.Down, r.SatisfySession, r.SatisfyBranch, r.Clear}},
 		{"Mouse", []key.Binding{
 			key.NewBinding(key.WithHelp("wheel", "scroll the pane under the pointer")),

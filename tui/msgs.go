@@ -5,6 +5,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/registry"
 	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/strategy"
 	"github.com/dylan-gluck/spcstr/tui/data"
 	"github.com/dylan-gluck/spcstr/tui/feedback"
 	"github.com/dylan-gluck/spcstr/tui/requirements"
@@ -54,6 +55,14 @@ type (
 	watchStartedMsg struct {
 		w   *watch.Watcher
 		err error
+	}
+	// strategiesMsg: the project's enabled strategies, read from
+	// .spcstr/config.yaml.
+	strategiesMsg struct {
+		active   []strategy.Info
+		dryRun   bool // the whole config is dry-run
+		conflict bool // strategy.Validate reports a conflict
+		err      error
 	}
 	changeMsg     struct{ c watch.Change }
 	watchEndedMsg struct{}

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
@@ -218,6 +219,7 @@ type rawEntry struct {
 	Hook     string `json:"hook"`
 	Decision string `json:"decision"`
 	Reason   string `json:"reason"`
+	Message  string `json:"message"`
 	DryRun   bool   `json:"dry_run"`
 }
 
@@ -276,8 +278,8 @@ func ParseEvent(raw []byte) (Event, bool) {
 		if e.DryRun {
 			d += " (dry run)"
 		}
-		if e.Reason != "" {
-			d += ": " + e.Reason
+		if why := cmp.Or(e.Reason, e.Message); why != "" {
+			d += ": " + why
 		}
 		ev.Detail = oneLine(d, 300)
 		ev.Failed = e.Decision == "deny" || e.Decision == "block"

@@ -19,39 +19,50 @@ import (
 // KeyMap is the tail's keys.
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom, All key.Binding
+	// Decisions toggles showing only gate decisions.
+	Decisions key.Binding
 }
+
+// Help texts of the Decisions binding, by what a press switches to.
+const (
+	helpDecisionsOnly = "decisions only"
+	helpAllEvents     = "all events"
+)
 
 // DefaultKeyMap returns the tail's bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "oldest")),
-		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "newest (follow)")),
-		All:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all sessions / selected")),
+		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		PageUp:    key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown:  key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
+		Top:       key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "oldest")),
+		Bottom:    key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "newest (follow)")),
+		All:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all sessions / selected")),
+		Decisions: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", helpDecisionsOnly)),
 	}
 }
 
 // ShortHelp implements help.KeyMap.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.All, k.Bottom} }
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.All, k.Decisions, k.Bottom} }
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.All}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.All, k.Decisions}}
 }
 
 // Model is the event tail pane.
 type Model struct {
-	Keys    KeyMap
-	styles  *theme.Styles
-	vp      viewport.Model
-	evs     []data.Event
-	all     bool
-	session string
-	width   int
-	height  int
+	Keys   KeyMap
+	styles *theme.Styles
+	vp     viewport.Model
+	evs    []data.Event
+	all    bool
+	// decisions shows only gate decisions (Event "Decision").
+	decisions bool
+	session   string
+	width     int
+	height    int
 }
 
 // New returns an empty tail.
@@ -76,6 +87,9 @@ func (m *Model) SetSize(w, h int) {
 // All reports whether every session's events are shown.
 func (m Model) All() bool { return m.all }
 
+// DecisionsOnly reports whether only gate decisions are shown.
+func (m Model) DecisionsOnly() bool { return m.decisions }
+
 // SetEvents replaces the events shown (oldest first) for session ("" with
 // all). The view stays at the bottom when it was there.
 func (m *Model) SetEvents(session string, evs []data.Event) {
@@ -94,11 +108,20 @@ func (m *Model) Scroll(n int) {
 
 func (m *Model) render() {
 	follow := m.vp.AtBottom() || m.vp.TotalLineCount() == 0
+	evs, empty := m.evs, " No events in the log tails yet."
+	if m.decisions {
+		evs, empty = Decisions(m.evs), " No gate decisions in the log tails yet."
+		// The title says these are decisions: lead with the source
+		// (red for deny/block), then decision, hook and reason.
+		for i := range evs {
+			evs[i].Event, evs[i].Tool = evs[i].Tool, ""
+		}
+	}
 	var lines []string
-	if len(m.evs) == 0 {
-		lines = []string{m.styles.Faint.Render(" No events in the log tails yet.")}
+	if len(evs) == 0 {
+		lines = []string{m.styles.Faint.Render(empty)}
 	} else {
-		lines = detail.EventLines(m.styles, m.evs, m.width, m.all)
+		lines = detail.EventLines(m.styles, evs, m.width, m.all)
 	}
 	m.vp.SetContent(strings.Join(lines, "\n"))
 	if follow {
@@ -128,8 +151,29 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.vp.GotoBottom()
 	case key.Matches(k, m.Keys.All):
 		m.all = !m.all
+	case key.Matches(k, m.Keys.Decisions):
+		m.decisions = !m.decisions
+		h := helpDecisionsOnly
+		if m.decisions {
+			h = helpAllEvents
+		}
+		m.Keys.Decisions.SetHelp("d", h)
+		m.vp.GotoBottom()
+		m.render()
 	}
 	return m, nil
+}
+
+// Decisions returns a copy of the gate decisions among evs (Event
+// "Decision"), in order.
+func Decisions(evs []data.Event) []data.Event {
+	var out []data.Event
+	for _, e := range evs {
+		if e.Event == "Decision" {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // View draws the tail with a title line.
@@ -140,6 +184,9 @@ func (m Model) View() string {
 	title := "Events · " + text.ShortID(m.session)
 	if m.all {
 		title = "Events · all sessions"
+	}
+	if m.decisions {
+		title = "Decisions" + strings.TrimPrefix(title, "Events")
 	}
 	follow := m.styles.Faint.Render(" following")
 	if !m.vp.AtBottom() {

@@ -34,6 +34,9 @@ type Change struct {
 	Registry bool
 	// Requirements is set when the requirements folder changed.
 	Requirements bool
+	// Config is set when .spcstr/config.yaml was written, replaced or
+	// removed.
+	Config bool
 	// Err reports a watcher error (e.g. the inotify watch limit).
 	Err error
 }
@@ -41,7 +44,7 @@ type Change struct {
 // Empty reports whether the change holds nothing.
 func (c *Change) Empty() bool {
 	return len(c.Sessions) == 0 && len(c.Feedback) == 0 && len(c.Logs) == 0 &&
-		!c.Rescan && !c.Registry && !c.Requirements && c.Err == nil
+		!c.Rescan && !c.Registry && !c.Requirements && !c.Config && c.Err == nil
 }
 
 func (c *Change) merge(o Change) {
@@ -57,6 +60,7 @@ func (c *Change) merge(o Change) {
 	c.Rescan = c.Rescan || o.Rescan
 	c.Registry = c.Registry || o.Registry
 	c.Requirements = c.Requirements || o.Requirements
+	c.Config = c.Config || o.Config
 	if o.Err != nil {
 		c.Err = o.Err
 	}
@@ -90,7 +94,7 @@ type Watcher struct {
 	done chan struct{}
 	once sync.Once
 
-	spcstr, sessions, logsDir, regDir, regName, reqDir string
+	spcstr, sessions, logsDir, config, regDir, regName, reqDir string
 }
 
 // Start begins watching. The folders that do not exist yet are picked up
@@ -111,6 +115,7 @@ func Start(opt Options) (*Watcher, error) {
 		spcstr:   filepath.Clean(opt.Layout.Dir()),
 		sessions: filepath.Clean(opt.Layout.SessionsDir()),
 		logsDir:  filepath.Clean(opt.Layout.LogsDir()),
+		config:   filepath.Clean(opt.Layout.ConfigPath()),
 	}
 	if opt.RegistryPath != "" {
 		w.regDir, w.regName = filepath.Dir(opt.RegistryPath), filepath.Base(opt.RegistryPath)
@@ -215,7 +220,7 @@ func (w *Watcher) loop() {
 			if err != nil && !errors.Is(err, fsnotify.ErrEventOverflow) {
 				pending.merge(Change{Err: err})
 			} else {
-				pending.merge(Change{Rescan: true, Registry: true, Requirements: true})
+				pending.merge(Change{Rescan: true, Registry: true, Requirements: true, Config: true})
 			}
 			quiet.Reset(w.opt.Debounce)
 		case <-quiet.C:
@@ -244,6 +249,9 @@ func (w *Watcher) classify(ev fsnotify.Event, c *Change) {
 			c.Rescan = true
 		}
 	case dir == w.spcstr:
+		if name == w.config && ev.Op != fsnotify.Chmod {
+			c.Config = true
+		}
 		if created && (name == w.sessions || name == w.logsDir) {
 			_ = w.fsw.Add(name)
 			c.Rescan = true

@@ -130,3 +130,36 @@ func TestWatcherCoalescesBursts(t *testing.T) {
 		}
 	}
 }
+
+func TestWatcherReportsConfigChangesOnly(t *testing.T) {
+	root := t.TempDir()
+	l := state.Layout{Root: root}
+	os.MkdirAll(l.SessionsDir(), 0o755)
+	w, err := Start(Options{Layout: l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for i, write := range []func() error{
+		func() error { return os.WriteFile(l.ConfigPath(), []byte("strategies: {}\n"), 0o644) },                // created
+		func() error { return os.WriteFile(l.ConfigPath(), []byte("strategies: {clean-state: {}}\n"), 0o644) }, // written
+		func() error { return jsonfile.Write(l.ConfigPath(), []byte("strategies: {token-budget: {}}\n")) },     // atomic replace
+		func() error { return os.Remove(l.ConfigPath()) },                                                      // removed
+	} {
+		if err := write(); err != nil {
+			t.Fatal(err)
+		}
+		c := next(t, w)
+		if !c.Config || len(c.Sessions) > 0 || len(c.Logs) > 0 || len(c.Feedback) > 0 || c.Registry || c.Requirements {
+			t.Fatalf("step %d: want only Config, got %+v", i, c)
+		}
+		drain(w, 100*time.Millisecond)
+	}
+	// Another file in .spcstr/ is not the config.
+	os.WriteFile(filepath.Join(l.Dir(), "notes.yaml"), []byte("x"), 0o644)
+	for _, c := range drain(w, 200*time.Millisecond) {
+		if c.Config {
+			t.Fatalf("notes.yaml reported as config: %+v", c)
+		}
+	}
+}

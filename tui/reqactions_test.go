@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dylan-gluck/spcstr/registry"
+	reqs "github.com/dylan-gluck/spcstr/requirements"
+	"github.com/dylan-gluck/spcstr/tui/requirements"
+)
+
+// TestRequirementActionsEndToEnd drives the requirements pane with the real
+// actions (as cmd/tui.go wires them): s and x must change the state file the
+// hooks read, the pane after its reload, and what the next hook sees.
+func TestRequirementActionsEndToEnd(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	f.policies(t)
+	opt := f.options()
+	opt.ReqActions = requirements.DefaultActions()
+	m := New(context.Background(), opt)
+	m.tick = 0
+	m = drive(t, m, m.Init())
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	root := f.layout.Root
+	const name = "pre_commit_review" // single_use, triggered and unmet in the fixture
+
+	check := func(step string, want bool) {
+		t.Helper()
+		// (a) the state file
+		file, err := reqs.Locate(root).Load()
+		if err != nil {
+			t.Fatalf("%s: state file: %v", step, err)
+		}
+		if got := file.IsSatisfied(name, reqs.ScopeSingleUse, registry.ShortID(idBusy), float64(time.Now().Unix())); got != want {
+			t.Errorf("%s: state file %s says satisfied=%v, want %v", step, reqs.Locate(root).Path, got, want)
+		}
+		// (b) the pane, after its reload
+		fr := plain(m)
+		mark := "⬜ " + name
+		if want {
+			mark = "✓ " + name
+		}
+		if !strings.Contains(fr, mark) {
+			t.Errorf("%s: pane does not show %q:\n%s", step, mark, fr)
+		}
+		// (c) what the next hook sees
+		sts, err := reqs.Statuses(root, idBusy)
+		if err != nil {
+			t.Fatalf("%s: Statuses: %v", step, err)
+		}
+		found := false
+		for _, st := range sts {
+			if st.Name == name {
+				found = true
+				if st.Satisfied != want {
+					t.Errorf("%s: Statuses says satisfied=%v, want %v", step, st.Satisfied, want)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("%s: Statuses lacks %s: %+v", step, name, sts)
+		}
+	}
+
+	m = send(t, m, press("4", "j")...)
+	check("before", false)
+	m = send(t, m, press("s")...)
+	if fr := plain(m); !strings.Contains(fr, "satisfied for this session: "+name) {
+		t.Errorf("s: no confirmation in the footer:\n%s", fr)
+	}
+	check("after s", true)
+	// Another session of the branch is not satisfied by a session-level s.
+	if sts, _ := reqs.Statuses(root, idBg); satisfied(sts, name) {
+		t.Errorf("s for %s satisfied %s for %s too", idBusy, name, idBg)
+	}
+	m = send(t, m, press("x")...)
+	if fr := plain(m); !strings.Contains(fr, "cleared: "+name) {
+		t.Errorf("x: no confirmation in the footer:\n%s", fr)
+	}
+	check("after x", false)
+}
+
+func satisfied(sts []reqs.Status, name string) bool {
+	for _, st := range sts {
+		if st.Name == name {
+			return st.Satisfied
+		}
+	}
+	return false
+}
