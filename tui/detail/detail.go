@@ -21,6 +21,7 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/chart"
 	"github.com/dylan-gluck/spcstr/tui/data"
+	"github.com/dylan-gluck/spcstr/tui/scroll"
 	"github.com/dylan-gluck/spcstr/tui/sessions"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
@@ -28,19 +29,12 @@ import (
 
 // KeyMap is the pane's scrolling keys.
 type KeyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	scroll.KeyMap
 }
 
 // DefaultKeyMap returns the pane's bindings.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "bottom")),
-	}
+	return KeyMap{scroll.DefaultKeyMap("top", "bottom")}
 }
 
 // ShortHelp implements help.KeyMap.
@@ -48,7 +42,7 @@ func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Down, k.PageD
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
+	return [][]key.Binding{k.Bindings()}
 }
 
 // Model is the session pane.
@@ -135,20 +129,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	switch {
-	case key.Matches(k, m.Keys.Up):
-		m.vp.ScrollUp(1)
-	case key.Matches(k, m.Keys.Down):
-		m.vp.ScrollDown(1)
-	case key.Matches(k, m.Keys.PageUp):
-		m.vp.PageUp()
-	case key.Matches(k, m.Keys.PageDown):
-		m.vp.PageDown()
-	case key.Matches(k, m.Keys.Top):
-		m.vp.GotoTop()
-	case key.Matches(k, m.Keys.Bottom):
-		m.vp.GotoBottom()
-	}
+	m.Keys.Handle(&m.vp, k)
 	return m, nil
 }
 

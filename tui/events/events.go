@@ -12,13 +12,15 @@ import (
 
 	"github.com/dylan-gluck/spcstr/tui/data"
 	"github.com/dylan-gluck/spcstr/tui/detail"
+	"github.com/dylan-gluck/spcstr/tui/scroll"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
 
 // KeyMap is the tail's keys.
 type KeyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom, All key.Binding
+	scroll.KeyMap
+	All key.Binding
 	// Decisions toggles showing only gate decisions.
 	Decisions key.Binding
 }
@@ -32,12 +34,7 @@ const (
 // DefaultKeyMap returns the tail's bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
-		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
-		PageUp:    key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown:  key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
-		Top:       key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "oldest")),
-		Bottom:    key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "newest (follow)")),
+		KeyMap:    scroll.DefaultKeyMap("oldest", "newest (follow)"),
 		All:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all sessions / selected")),
 		Decisions: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", helpDecisionsOnly)),
 	}
@@ -48,7 +45,7 @@ func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.All, k.Decisi
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.All, k.Decisions}}
+	return [][]key.Binding{append(k.Bindings(), k.All, k.Decisions)}
 }
 
 // Model is the event tail pane.
@@ -136,19 +133,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
+	if m.Keys.Handle(&m.vp, k) {
+		return m, nil
+	}
 	switch {
-	case key.Matches(k, m.Keys.Up):
-		m.vp.ScrollUp(1)
-	case key.Matches(k, m.Keys.Down):
-		m.vp.ScrollDown(1)
-	case key.Matches(k, m.Keys.PageUp):
-		m.vp.PageUp()
-	case key.Matches(k, m.Keys.PageDown):
-		m.vp.PageDown()
-	case key.Matches(k, m.Keys.Top):
-		m.vp.GotoTop()
-	case key.Matches(k, m.Keys.Bottom):
-		m.vp.GotoBottom()
 	case key.Matches(k, m.Keys.All):
 		m.all = !m.all
 	case key.Matches(k, m.Keys.Decisions):
