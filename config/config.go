@@ -29,6 +29,10 @@ type Config struct {
 	Raw []byte `yaml:"-"`
 	// Path is where the file was read from ("" when there was none).
 	Path string `yaml:"-"`
+
+	doc    yaml.MapSlice // the file's top level, parsed once on first use
+	docErr error
+	parsed bool
 }
 
 // Logs configures .spcstr/logs.
@@ -84,16 +88,9 @@ func Load(path string) (*Config, error) {
 // Section decodes one top-level section of the file (e.g. "feedback") into
 // v. It does nothing when the file or the section is absent.
 func (c *Config) Section(name string, v any) error {
-	if len(c.Raw) == 0 {
-		return nil
-	}
-	var all map[string]any
-	if err := yaml.Unmarshal(c.Raw, &all); err != nil {
-		return fmt.Errorf("parse %s: %w", c.Path, err)
-	}
-	sec, ok := all[name]
-	if !ok {
-		return nil
+	sec, ok, err := c.Lookup(name)
+	if err != nil || !ok {
+		return err
 	}
 	b, err := yaml.Marshal(sec)
 	if err != nil {
@@ -103,4 +100,28 @@ func (c *Config) Section(name string, v any) error {
 		return fmt.Errorf("%s: section %s: %w", c.Path, name, err)
 	}
 	return nil
+}
+
+// Lookup returns one top-level section as parsed (mappings as ordered
+// yaml.MapSlice, so that callers can keep the file's order). The file is
+// parsed once per Config, however many sections the gates of one hook read.
+func (c *Config) Lookup(name string) (value any, ok bool, err error) {
+	if len(c.Raw) == 0 {
+		return nil, false, nil
+	}
+	if !c.parsed {
+		c.parsed = true
+		if err := yaml.UnmarshalWithOptions(c.Raw, &c.doc, yaml.UseOrderedMap()); err != nil {
+			c.docErr = fmt.Errorf("parse %s: %w", c.Path, err)
+		}
+	}
+	if c.docErr != nil {
+		return nil, false, c.docErr
+	}
+	for _, item := range c.doc {
+		if fmt.Sprint(item.Key) == name {
+			return item.Value, true, nil
+		}
+	}
+	return nil, false, nil
 }

@@ -136,15 +136,16 @@ func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 	if cfg == nil || len(cfg.Raw) == 0 {
 		return nil, nil
 	}
-	// Decoded here rather than with cfg.Section to keep the file's order:
+	// Looked up as an ordered mapping rather than decoded with cfg.Section:
 	// strategies answer in the order they are listed.
-	var doc struct {
-		Strategies yaml.MapSlice `yaml:"strategies"`
-	}
-	if err := yaml.Unmarshal(cfg.Raw, &doc); err != nil {
+	value, _, err := cfg.Lookup("strategies")
+	if err != nil {
 		return nil, []Problem{{Kind: ProblemConfig, Message: fmt.Sprintf("%s: strategies: %v", cfg.Path, err)}}
 	}
-	section := doc.Strategies
+	section, ok := value.(yaml.MapSlice)
+	if value != nil && !ok {
+		return nil, []Problem{{Kind: ProblemConfig, Message: fmt.Sprintf("%s: strategies: must be a mapping of strategy names", cfg.Path)}}
+	}
 	var out []*Loaded
 	var problems []Problem
 	bad := func(name, format string, args ...any) {
