@@ -363,7 +363,7 @@ func initReport(bin, root string, ev map[string]any) error {
 // goBench runs the dashboard's and the exporter's Go benchmarks, which print
 // their own target metrics, when those packages have them.
 func goBench() {
-	for _, pkg := range []string{"./tui/...", "./export/..."} {
+	for _, pkg := range []string{"./tui/...", "./internal/export/..."} {
 		if _, err := os.Stat(strings.TrimSuffix(pkg, "/...")); err != nil {
 			continue
 		}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dylan-gluck/spcstr/doctor"
+	"github.com/dylan-gluck/spcstr/internal/doctor"
 )
 
 func newDoctorCmd() *cobra.Command {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dylan-gluck/spcstr/export"
-	"github.com/dylan-gluck/spcstr/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/export"
+	"github.com/dylan-gluck/spcstr/internal/jsonfile"
 	"github.com/dylan-gluck/spcstr/state"
 )
 

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/export"
-	"github.com/dylan-gluck/spcstr/feedback"
-	"github.com/dylan-gluck/spcstr/gitrepo"
-	"github.com/dylan-gluck/spcstr/requirements"
+	"github.com/dylan-gluck/spcstr/internal/export"
+	"github.com/dylan-gluck/spcstr/internal/feedback"
+	"github.com/dylan-gluck/spcstr/internal/gitrepo"
+	"github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/state"
 )
 

@@ -3,11 +3,11 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/dylan-gluck/spcstr/setup"
+	"github.com/dylan-gluck/spcstr/internal/install"
 )
 
 func newInitCmd() *cobra.Command {
-	var opts setup.Options
+	var opts install.Options
 	c := &cobra.Command{
 		Use:   "init",
 		Short: "Register spcstr's hooks and create .spcstr/ in this project",
@@ -34,7 +34,7 @@ would replace Claude Code's own worktree creation.`,
 			if opts.Command, err = hookCommand(); err != nil {
 				return err
 			}
-			res, err := setup.Init(opts)
+			res, err := install.Init(opts)
 			if err != nil {
 				return err
 			}

@@ -5,7 +5,7 @@ import (
 	"os"
 	"os/exec"
 
-	"github.com/dylan-gluck/spcstr/settings"
+	"github.com/dylan-gluck/spcstr/internal/claudesettings"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -21,10 +21,10 @@ func projectRoot() (string, error) {
 }
 
 // hookCommand is the command init registers for the running binary.
-func hookCommand() (settings.HookCommand, error) {
+func hookCommand() (claudesettings.HookCommand, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return settings.HookCommand{}, fmt.Errorf("find the spcstr binary: %w", err)
+		return claudesettings.HookCommand{}, fmt.Errorf("find the spcstr binary: %w", err)
 	}
-	return settings.ResolveCommand(exe, exec.LookPath), nil
+	return claudesettings.ResolveCommand(exe, exec.LookPath), nil
 }

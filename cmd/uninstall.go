@@ -3,11 +3,11 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/dylan-gluck/spcstr/setup"
+	"github.com/dylan-gluck/spcstr/internal/install"
 )
 
 func newUninstallCmd() *cobra.Command {
-	var opts setup.Options
+	var opts install.Options
 	c := &cobra.Command{
 		Use:   "uninstall",
 		Short: "Remove spcstr's hooks from the settings files",
@@ -27,7 +27,7 @@ files changes; the previous file is kept as settings.json.bak.
 			if opts.Root, err = projectRoot(); err != nil {
 				return err
 			}
-			res, err := setup.Uninstall(opts)
+			res, err := install.Uninstall(opts)
 			if err != nil {
 				return err
 			}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/registry"
+	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/state"
 )
 

@@ -21,7 +21,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/jsonfile"
 )
 
 // Options tunes Append.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/feedback"
-	"github.com/dylan-gluck/spcstr/hookio"
+	"github.com/dylan-gluck/spcstr/internal/feedback"
+	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/state"
 )
 

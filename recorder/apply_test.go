@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/hookio"
+	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/state"
 )
 

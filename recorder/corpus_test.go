@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dylan-gluck/spcstr/hookio"
+	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/testshared"
 )
 

@@ -1,10 +1,10 @@
 package recorder
 
 import (
-	"github.com/dylan-gluck/spcstr/feedback"
-	"github.com/dylan-gluck/spcstr/gate"
-	"github.com/dylan-gluck/spcstr/requirements"
-	"github.com/dylan-gluck/spcstr/strategy"
+	"github.com/dylan-gluck/spcstr/internal/feedback"
+	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/internal/requirements"
+	"github.com/dylan-gluck/spcstr/internal/strategy"
 )
 
 // DefaultGates builds the gates that may answer Claude Code for a project:

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/gate"
-	"github.com/dylan-gluck/spcstr/hookio"
+	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/logs"
 )
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dylan-gluck/spcstr/gate"
-	"github.com/dylan-gluck/spcstr/registry"
+	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/state"
 )
 

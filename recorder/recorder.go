@@ -17,14 +17,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/config"
-	"github.com/dylan-gluck/spcstr/gate"
-	"github.com/dylan-gluck/spcstr/gitrepo"
-	"github.com/dylan-gluck/spcstr/hookio"
+	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/internal/gitrepo"
+	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/registry"
+	"github.com/dylan-gluck/spcstr/internal/transcript"
 	"github.com/dylan-gluck/spcstr/logs"
-	"github.com/dylan-gluck/spcstr/registry"
 	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/transcript"
 )
 
 // Options are the recorder's inputs. Zero values mean the process's own

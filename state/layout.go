@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dylan-gluck/spcstr/gitrepo"
+	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 )
 
 // DirName is the name of spcstr's folder in a project.

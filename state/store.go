@@ -8,7 +8,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/jsonfile"
 )
 
 // Update is the one way a session's state changes: under the session's

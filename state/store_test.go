@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/jsonfile"
 )
 
 var t0 = time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)

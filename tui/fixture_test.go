@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/gate"
-	"github.com/dylan-gluck/spcstr/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/logs"
-	"github.com/dylan-gluck/spcstr/registry"
 	"github.com/dylan-gluck/spcstr/state"
 )
 

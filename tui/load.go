@@ -6,11 +6,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dylan-gluck/spcstr/config"
-	"github.com/dylan-gluck/spcstr/registry"
-	reqs "github.com/dylan-gluck/spcstr/requirements"
+	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/registry"
+	reqs "github.com/dylan-gluck/spcstr/internal/requirements"
+	"github.com/dylan-gluck/spcstr/internal/strategy"
 	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/strategy"
 	"github.com/dylan-gluck/spcstr/tui/data"
 	"github.com/dylan-gluck/spcstr/tui/feedback"
 	"github.com/dylan-gluck/spcstr/tui/requirements"

@@ -3,9 +3,9 @@ package tui
 import (
 	"time"
 
-	"github.com/dylan-gluck/spcstr/registry"
+	"github.com/dylan-gluck/spcstr/internal/registry"
+	"github.com/dylan-gluck/spcstr/internal/strategy"
 	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/strategy"
 	"github.com/dylan-gluck/spcstr/tui/data"
 	"github.com/dylan-gluck/spcstr/tui/feedback"
 	"github.com/dylan-gluck/spcstr/tui/requirements"

@@ -8,8 +8,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dylan-gluck/spcstr/registry"
-	reqs "github.com/dylan-gluck/spcstr/requirements"
+	"github.com/dylan-gluck/spcstr/internal/registry"
+	reqs "github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/tui/requirements"
 )
 

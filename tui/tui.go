@@ -18,7 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/dylan-gluck/spcstr/registry"
+	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/feedback"
 	"github.com/dylan-gluck/spcstr/tui/requirements"

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/registry"
+	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/state"
 )
 

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/logs"
-	"github.com/dylan-gluck/spcstr/registry"
 	"github.com/dylan-gluck/spcstr/state"
 )
 

@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"strings"
 
-	fb "github.com/dylan-gluck/spcstr/feedback"
+	fb "github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"

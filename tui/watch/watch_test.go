@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/jsonfile"
 	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/state"
 )

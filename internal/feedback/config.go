@@ -1,0 +1,358 @@
+package feedback
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/dylan-gluck/spcstr/internal/config"
+)
+
+// Config is the `feedback:` section of .spcstr/config.yaml.
+type Config struct {
+	// Enabled turns the loop on. Off by default: otherwise every user would
+	// be blocked after any edit (../shared/SPEC.md §6).
+	Enabled bool `yaml:"enabled"`
+	// TestLead names the test-planning agent of every domain that does not
+	// set its own (default "test-lead").
+	TestLead Names `yaml:"test_lead"`
+	// Domains sets reviewer, tester and test lead per domain. Entries merge
+	// field by field over the built-in domains; a new domain without names
+	// gets "<domain>-reviewer" and "<domain>-tester".
+	Domains map[string]Domain `yaml:"domains"`
+	// Rules route changed files to domains. They are tried in order before
+	// the default rules; the first rule that matches a file decides.
+	Rules []Rule `yaml:"rules"`
+	// DefaultRules keeps the built-in rules (Go → backend, TS/TSX/JSX →
+	// frontend, Python → python) after Rules. Default true.
+	DefaultRules *bool `yaml:"default_rules"`
+	// BypassSkills lists skills (or slash commands) that run their own
+	// review/test loop: once one runs in a session, Stop is not blocked.
+	// Entries may be globs ("orchestrating-*").
+	BypassSkills []string `yaml:"bypass_skills"`
+	// LimitsFile is the orchestration limits file, relative to the project
+	// root (default .claude/config/orchestration-limits.yaml).
+	LimitsFile string `yaml:"limits_file"`
+}
+
+// Domain names the agents of one domain. Each accepts one name or a list;
+// the first name is the one the Stop message suggests.
+type Domain struct {
+	Reviewer Names `yaml:"reviewer"`
+	Tester   Names `yaml:"tester"`
+	TestLead Names `yaml:"test_lead"`
+}
+
+// Rule routes files to a domain. A file matches when it matches one of
+// Paths (globs relative to the project root; "**" spans folders; a pattern
+// without "/" matches the file's base name anywhere) and has one of
+// Extensions; an empty list matches everything, but a rule needs at least
+// one of the two.
+type Rule struct {
+	Domain     string   `yaml:"domain"`
+	Paths      []string `yaml:"paths"`
+	Extensions []string `yaml:"extensions"`
+	// Ignore makes matching files untracked (generated code, fixtures).
+	Ignore bool `yaml:"ignore"`
+}
+
+// Names is one agent name or several. In YAML it is a string or a list.
+type Names []string
+
+// UnmarshalYAML accepts a string or a list of strings.
+func (n *Names) UnmarshalYAML(b []byte) error {
+	var one string
+	if err := yaml.Unmarshal(b, &one); err == nil {
+		*n = Names{one}
+		return nil
+	}
+	var many []string
+	if err := yaml.Unmarshal(b, &many); err != nil {
+		return fmt.Errorf("want an agent name or a list of names: %w", err)
+	}
+	*n = many
+	return nil
+}
+
+// Has reports whether name is one of n.
+func (n Names) Has(name string) bool {
+	for _, x := range n {
+		if x == name {
+			return true
+		}
+	}
+	return false
+}
+
+// First returns the first name, or "".
+func (n Names) First() string {
+	if len(n) == 0 {
+		return ""
+	}
+	return n[0]
+}
+
+// Built-in domains and defaults.
+const (
+	DomainBackend  = "backend"
+	DomainFrontend = "frontend"
+	DomainPython   = "python"
+
+	DefaultTestLead   = "test-lead"
+	DefaultLimitsFile = ".claude/config/orchestration-limits.yaml"
+)
+
+// DefaultRules are the built-in routing rules, tried after the configured
+// ones.
+func DefaultRules() []Rule {
+	return []Rule{
+		{Domain: DomainBackend, Extensions: []string{".go"}},
+		{Domain: DomainFrontend, Extensions: []string{".ts", ".tsx", ".jsx"}},
+		{Domain: DomainPython, Extensions: []string{".py"}},
+	}
+}
+
+// ErrConfig marks a feedback configuration that cannot be used.
+var ErrConfig = errors.New("invalid feedback configuration")
+
+// LoadConfig decodes the feedback section of cfg and fills in the
+// defaults. A section that does not decode gives an error wrapping
+// ErrConfig.
+func LoadConfig(cfg *config.Config) (*Config, error) {
+	c := &Config{}
+	if cfg != nil {
+		if err := cfg.Section("feedback", c); err != nil {
+			return &Config{}, fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+	}
+	if err := c.normalize(); err != nil {
+		return &Config{}, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return c, nil
+}
+
+func (c *Config) normalize() error {
+	if len(c.TestLead) == 0 {
+		c.TestLead = Names{DefaultTestLead}
+	}
+	if c.LimitsFile == "" {
+		c.LimitsFile = DefaultLimitsFile
+	}
+	builtin := map[string]Domain{
+		DomainBackend:  {Reviewer: Names{"backend-reviewer"}, Tester: Names{"backend-tester"}},
+		DomainFrontend: {Reviewer: Names{"frontend-reviewer"}, Tester: Names{"frontend-tester"}},
+		DomainPython:   {Reviewer: Names{"python-reviewer"}, Tester: Names{"python-tester"}},
+	}
+	merged := map[string]Domain{}
+	for name, d := range builtin {
+		merged[name] = d
+	}
+	for name, d := range c.Domains {
+		if name == "" {
+			return errors.New("domains: empty domain name")
+		}
+		base := merged[name]
+		if len(d.Reviewer) > 0 {
+			base.Reviewer = d.Reviewer
+		}
+		if len(d.Tester) > 0 {
+			base.Tester = d.Tester
+		}
+		if len(d.TestLead) > 0 {
+			base.TestLead = d.TestLead
+		}
+		merged[name] = base
+	}
+	rules := append([]Rule(nil), c.Rules...)
+	if c.DefaultRules == nil || *c.DefaultRules {
+		rules = append(rules, DefaultRules()...)
+	}
+	for i, r := range rules {
+		if len(r.Paths) == 0 && len(r.Extensions) == 0 {
+			return fmt.Errorf("rules[%d]: needs paths or extensions", i)
+		}
+		if r.Domain == "" && !r.Ignore {
+			return fmt.Errorf("rules[%d]: needs a domain (or ignore: true)", i)
+		}
+		for _, p := range r.Paths {
+			if _, err := filepath.Match(strings.ReplaceAll(p, "**", "*"), ""); err != nil {
+				return fmt.Errorf("rules[%d]: bad glob %q: %w", i, p, err)
+			}
+		}
+		for j, e := range r.Extensions {
+			if !strings.HasPrefix(e, ".") {
+				e = "." + e
+			}
+			rules[i].Extensions[j] = strings.ToLower(e)
+		}
+		if r.Domain != "" && !r.Ignore {
+			if _, ok := merged[r.Domain]; !ok {
+				merged[r.Domain] = Domain{}
+			}
+		}
+	}
+	for name, d := range merged {
+		if len(d.Reviewer) == 0 {
+			d.Reviewer = Names{name + "-reviewer"}
+		}
+		if len(d.Tester) == 0 {
+			d.Tester = Names{name + "-tester"}
+		}
+		if len(d.TestLead) == 0 {
+			d.TestLead = c.TestLead
+		}
+		merged[name] = d
+	}
+	c.Domains, c.Rules = merged, rules
+	return nil
+}
+
+// DomainNames returns the configured domains, sorted.
+func (c *Config) DomainNames() []string {
+	names := make([]string, 0, len(c.Domains))
+	for n := range c.Domains {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Role returns the agent names that run phase for domain.
+func (c *Config) Role(domain, phase string) Names {
+	d := c.Domains[domain]
+	switch phase {
+	case PhaseReview:
+		return d.Reviewer
+	case PhaseTestPlanning:
+		return d.TestLead
+	case PhaseTesting:
+		return d.Tester
+	}
+	return nil
+}
+
+// HasRole reports whether agent is a reviewer, test lead or tester of any
+// configured domain.
+func (c *Config) HasRole(agent string) bool {
+	if agent == "" {
+		return false
+	}
+	for _, d := range c.Domains {
+		if d.Reviewer.Has(agent) || d.Tester.Has(agent) || d.TestLead.Has(agent) {
+			return true
+		}
+	}
+	return false
+}
+
+// Limits are the inter-phase limits of seed 002's
+// .claude/config/orchestration-limits.yaml, with spcstr's per-domain
+// overrides.
+type Limits struct {
+	MaxFeedbackIterations          int `yaml:"max_feedback_iterations" json:"max_feedback_iterations"`
+	MaxConsecutiveReviewFailures   int `yaml:"max_consecutive_review_failures" json:"max_consecutive_review_failures"`
+	MaxConsecutiveTestFailures     int `yaml:"max_consecutive_test_failures" json:"max_consecutive_test_failures"`
+	MaxConsecutivePlanningFailures int `yaml:"max_consecutive_planning_failures" json:"max_consecutive_planning_failures"`
+	// Domains overrides the consecutive-failure limits per domain.
+	Domains map[string]DomainLimits `yaml:"domains" json:"domains,omitempty"`
+	// Path is where the limits came from ("" for the defaults).
+	Path string `yaml:"-" json:"path,omitempty"`
+}
+
+// DomainLimits overrides the consecutive-failure limits of one domain; zero
+// keeps the global value.
+type DomainLimits struct {
+	MaxConsecutiveReviewFailures   int `yaml:"max_consecutive_review_failures" json:"max_consecutive_review_failures,omitempty"`
+	MaxConsecutiveTestFailures     int `yaml:"max_consecutive_test_failures" json:"max_consecutive_test_failures,omitempty"`
+	MaxConsecutivePlanningFailures int `yaml:"max_consecutive_planning_failures" json:"max_consecutive_planning_failures,omitempty"`
+}
+
+// Default limits (seed 002).
+const (
+	DefaultMaxFeedbackIterations = 5
+	DefaultMaxConsecutiveFailure = 3
+)
+
+// DefaultLimits returns seed 002's defaults.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxFeedbackIterations:          DefaultMaxFeedbackIterations,
+		MaxConsecutiveReviewFailures:   DefaultMaxConsecutiveFailure,
+		MaxConsecutiveTestFailures:     DefaultMaxConsecutiveFailure,
+		MaxConsecutivePlanningFailures: DefaultMaxConsecutiveFailure,
+	}
+}
+
+// LoadLimits reads the inter_phase section of the limits file at path. A
+// missing file gives the defaults and no error; a file that does not parse
+// gives the defaults and an error. Other sections (intra_task,
+// orchestrator) belong to other tools and are ignored; a limit left out or
+// set to 0 keeps its default.
+func LoadLimits(path string) (Limits, error) {
+	l := DefaultLimits()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return l, nil
+		}
+		return l, fmt.Errorf("read %s: %w", path, err)
+	}
+	var doc struct {
+		InterPhase Limits `yaml:"inter_phase"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return l, fmt.Errorf("parse %s: %w", path, err)
+	}
+	in := doc.InterPhase
+	if in.MaxFeedbackIterations > 0 {
+		l.MaxFeedbackIterations = in.MaxFeedbackIterations
+	}
+	if in.MaxConsecutiveReviewFailures > 0 {
+		l.MaxConsecutiveReviewFailures = in.MaxConsecutiveReviewFailures
+	}
+	if in.MaxConsecutiveTestFailures > 0 {
+		l.MaxConsecutiveTestFailures = in.MaxConsecutiveTestFailures
+	}
+	if in.MaxConsecutivePlanningFailures > 0 {
+		l.MaxConsecutivePlanningFailures = in.MaxConsecutivePlanningFailures
+	}
+	l.Domains = in.Domains
+	l.Path = path
+	return l, nil
+}
+
+// MaxFailures returns the consecutive-failure limit of phase in domain.
+func (l Limits) MaxFailures(domain, phase string) int {
+	d := l.Domains[domain]
+	pick := func(override, global int) int {
+		if override > 0 {
+			return override
+		}
+		return global
+	}
+	switch phase {
+	case PhaseReview:
+		return pick(d.MaxConsecutiveReviewFailures, l.MaxConsecutiveReviewFailures)
+	case PhaseTestPlanning:
+		return pick(d.MaxConsecutivePlanningFailures, l.MaxConsecutivePlanningFailures)
+	case PhaseTesting:
+		return pick(d.MaxConsecutiveTestFailures, l.MaxConsecutiveTestFailures)
+	}
+	return 0
+}
+
+// limitKey names the limit of phase in the limits file.
+func limitKey(phase string) string {
+	switch phase {
+	case PhaseReview:
+		return "max_consecutive_review_failures"
+	case PhaseTestPlanning:
+		return "max_consecutive_planning_failures"
+	}
+	return "max_consecutive_test_failures"
+}

@@ -1,0 +1,174 @@
+// Package gate owns the contract between the recorder and the policies that
+// may answer Claude Code (requirements, the feedback loop, strategies): the
+// Gate interface, the Verdict each returns, how several verdicts merge into
+// the one JSON answer a hook may print (../shared/SPEC.md §8), and the
+// decision record every verdict leaves in .spcstr/logs/decisions.json.
+package gate
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+// Decisions a verdict can carry.
+const (
+	Allow = "allow" // the gate looked and let the action through
+	Deny  = "deny"  // PreToolUse: the tool call is refused
+	Block = "block" // Stop/SubagentStop (and other blocking events): keep going
+)
+
+// Verdict is one gate's answer to one event. A gate that has nothing to say
+// about an event returns no verdict at all.
+type Verdict struct {
+	// Source names the gate ("requirements", "feedback",
+	// "strategy:token-budget").
+	Source string
+	// Decision is Allow, Deny, Block, or "" for a verdict that only adds
+	// context or a message.
+	Decision string
+	// Reason is a short machine-friendly reason ("unsatisfied:commit_plan").
+	Reason string
+	// Message is the text Claude reads for a deny or block.
+	Message string
+	// Context is additionalContext for Claude (SessionStart,
+	// UserPromptSubmit, tool events).
+	Context string
+	// SystemMessage is a warning shown to the user.
+	SystemMessage string
+	// DryRun asks the recorder to log this verdict's decision with
+	// dry_run: true and not enforce it (a strategy's own `dry_run: true`,
+	// or strategies whose configuration conflicts). The global dry-run
+	// (SPCSTR_DRY_RUN=1, `dry_run: true` at the top of config.yaml) applies
+	// to every verdict without it.
+	DryRun bool
+	// Escalated marks a block the recorder let through because the gate had
+	// already blocked three Stops in a row without progress. The recorder
+	// sets it; gates leave it alone.
+	Escalated bool
+}
+
+// Input is what a gate sees for one event.
+type Input struct {
+	Event *hookio.Event
+	// Name is the event's CamelCase name.
+	Name string
+	// Session is the session's state after the recorder applied the event.
+	// Gates may read it; they keep their own state in their own files.
+	Session *state.Session
+	Layout  state.Layout
+	Now     time.Time
+	// Getenv reads the hook's environment (tests substitute it).
+	Getenv func(string) string
+}
+
+// Setup is what a gate constructor gets: the project and its settings.
+type Setup struct {
+	Layout state.Layout
+	Config *config.Config
+	Getenv func(string) string
+}
+
+// Gate is one policy.
+type Gate interface {
+	// Name identifies the gate in decisions.json.
+	Name() string
+	// Evaluate returns the gate's verdicts for one event. An error means
+	// the gate itself failed; FailClosed decides what that does.
+	Evaluate(ctx context.Context, in *Input) ([]Verdict, error)
+	// FailClosed reports whether an error of this gate should block or deny
+	// (fail_mode: closed) instead of letting the action through.
+	FailClosed() bool
+}
+
+// Merge folds verdicts into the single answer for event name (SPEC §8):
+// every deny or block reason is kept, in order, in one message; contexts and
+// system messages are joined. Verdicts whose decision the event cannot carry
+// only contribute their messages.
+func Merge(name string, verdicts []Verdict) *hookio.Answer {
+	var denies, blocks, contexts, sysmsgs []string
+	for _, v := range verdicts {
+		switch v.Decision {
+		case Deny:
+			denies = append(denies, v.Message)
+		case Block:
+			blocks = append(blocks, v.Message)
+		}
+		if v.Context != "" {
+			contexts = append(contexts, v.Context)
+		}
+		if v.SystemMessage != "" {
+			sysmsgs = append(sysmsgs, v.SystemMessage)
+		}
+	}
+	a := &hookio.Answer{SystemMessage: strings.Join(sysmsgs, "\n\n")}
+	hso := func() *hookio.HookSpecific {
+		if a.HookSpecificOutput == nil {
+			a.HookSpecificOutput = &hookio.HookSpecific{HookEventName: name}
+		}
+		return a.HookSpecificOutput
+	}
+	switch name {
+	case hookio.PreToolUse:
+		if len(denies) > 0 || len(blocks) > 0 {
+			h := hso()
+			h.PermissionDecision = hookio.PermissionDeny
+			h.PermissionDecisionReason = strings.Join(append(denies, blocks...), "\n\n")
+		}
+	case hookio.Stop, hookio.SubagentStop, hookio.PostToolUse, hookio.UserPromptSubmit,
+		hookio.PostToolBatch, hookio.TaskCreated, hookio.PreCompact, hookio.ConfigChange:
+		if all := append(blocks, denies...); len(all) > 0 {
+			a.Decision = hookio.DecisionBlock
+			a.Reason = strings.Join(all, "\n\n")
+		}
+	}
+	if len(contexts) > 0 && acceptsContext(name) {
+		hso().AdditionalContext = strings.Join(contexts, "\n\n")
+	}
+	return a
+}
+
+// acceptsContext lists the events whose hookSpecificOutput may carry
+// additionalContext.
+func acceptsContext(name string) bool {
+	switch name {
+	case hookio.SessionStart, hookio.UserPromptSubmit, hookio.UserPromptExpansion,
+		hookio.PreToolUse, hookio.PostToolUse, hookio.PostToolUseFailure, hookio.PostToolBatch,
+		hookio.SubagentStart, hookio.Setup:
+		return true
+	}
+	return false
+}
+
+// CanBlock reports whether a Block verdict has any effect on event name.
+func CanBlock(name string) bool {
+	switch name {
+	case hookio.PreToolUse, hookio.Stop, hookio.SubagentStop, hookio.PostToolUse,
+		hookio.UserPromptSubmit, hookio.PostToolBatch, hookio.TaskCreated,
+		hookio.PreCompact, hookio.ConfigChange:
+		return true
+	}
+	return false
+}
+
+// Record is one entry of decisions.json (../shared/SPEC.md §7).
+type Record struct {
+	RequestID  string    `json:"request_id"`
+	SessionID  string    `json:"session_id"`
+	Timestamp  time.Time `json:"timestamp"`
+	Source     string    `json:"source"`
+	Hook       string    `json:"hook"`
+	Decision   string    `json:"decision"`
+	Reason     string    `json:"reason,omitempty"`
+	Message    string    `json:"message,omitempty"`
+	DurationMS float64   `json:"duration_ms"`
+	DryRun     bool      `json:"dry_run"`
+	Error      string    `json:"error,omitempty"`
+}
+
+// DecisionsLog is the snake_case name of the decision log.
+const DecisionsLog = "decisions"

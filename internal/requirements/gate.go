@@ -1,0 +1,314 @@
+package requirements
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/registry"
+)
+
+// GateName names the requirements gate in decisions.json.
+const GateName = "requirements"
+
+// Gate enforces a project's requirements on hook events (SPEC §5).
+type Gate struct {
+	root   string
+	getenv func(string) string
+	active bool
+}
+
+// NewGate returns the requirements gate for a project. Without
+// .claude/requirements.yaml or .claude/requirements.local.yaml the gate is
+// inert and the check cost two stats.
+func NewGate(setup gate.Setup) gate.Gate {
+	return &Gate{root: setup.Layout.Root, getenv: setup.Getenv, active: Configured(setup.Layout.Root)}
+}
+
+// Name implements gate.Gate.
+func (g *Gate) Name() string { return GateName }
+
+// FailClosed implements gate.Gate: a broken requirements setup never
+// blocks work (the framework's fail-open design, seed 001 §10).
+func (g *Gate) FailClosed() bool { return false }
+
+// Evaluate implements gate.Gate.
+func (g *Gate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, error) {
+	if !g.active || in.Event == nil {
+		return nil, nil
+	}
+	getenv := in.Getenv
+	if getenv == nil {
+		getenv = g.getenv
+	}
+	if getenv != nil && getenv("CLAUDE_SKIP_REQUIREMENTS") != "" {
+		return nil, nil // the framework's escape hatch
+	}
+	ev := in.Event
+	switch in.Name {
+	case hookio.PreToolUse, hookio.Stop, hookio.SessionStart, hookio.SessionEnd:
+	case hookio.PostToolUse:
+		if ev.ToolName != "Skill" && ev.ToolName != "Bash" {
+			return nil, nil
+		}
+	default:
+		return nil, nil
+	}
+	cfg, err := LoadConfig(g.root, getenv)
+	if err != nil {
+		return nil, err
+	}
+	e := &eval{ctx: ctx, in: in, cfg: cfg, loc: Locate(g.root), key: registry.ShortID(ev.SessionID), home: homeDir(getenv)}
+	e.warnOnce()
+	if !cfg.Enabled {
+		return e.out, nil
+	}
+	switch in.Name {
+	case hookio.PreToolUse:
+		err = e.preToolUse()
+	case hookio.PostToolUse:
+		err = e.postToolUse()
+	case hookio.Stop:
+		err = e.stop()
+	case hookio.SessionStart:
+		err = e.sessionStart()
+	case hookio.SessionEnd:
+		err = e.sessionEnd()
+	}
+	return e.out, err
+}
+
+// eval is one evaluation.
+type eval struct {
+	ctx  context.Context
+	in   *gate.Input
+	cfg  *Config
+	loc  Location
+	key  string
+	home string
+	out  []gate.Verdict
+}
+
+func (e *eval) add(v gate.Verdict) {
+	v.Source = GateName
+	e.out = append(e.out, v)
+}
+
+// warnOnce shows configuration problems to the user once per session (as
+// long as they stay the same).
+func (e *eval) warnOnce() {
+	if len(e.cfg.Warnings) == 0 || e.in.Session == nil {
+		return
+	}
+	h := fnv.New64a()
+	for _, w := range e.cfg.Warnings {
+		h.Write([]byte(w))
+		h.Write([]byte{0})
+	}
+	if !e.in.Session.Note(fmt.Sprintf("requirements-config-%x", h.Sum64())) {
+		return
+	}
+	e.add(gate.Verdict{SystemMessage: "spcstr: problems in the requirements configuration (the other requirements keep working):\n- " +
+		strings.Join(e.cfg.Warnings, "\n- ")})
+}
+
+func (e *eval) notice(n string) {
+	if n != "" {
+		e.add(gate.Verdict{SystemMessage: "spcstr: " + n})
+	}
+}
+
+func (e *eval) preToolUse() error {
+	ev := e.in.Event
+	input := ev.Input()
+	call := Call{Tool: ev.ToolName, Command: input.Command}
+	var matched []*Req
+	for _, r := range e.cfg.EnabledReqs() {
+		if r.Triggered(call) {
+			matched = append(matched, r)
+		}
+	}
+	if len(matched) == 0 || planFile(input.FilePath, e.home) {
+		return nil
+	}
+	var unmet []*Req
+	notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
+		now := unix(e.in.Now)
+		unmet = unmet[:0]
+		for _, r := range matched {
+			if !f.IsSatisfied(r.Name, r.Scope, e.key, now) {
+				unmet = append(unmet, r)
+			}
+		}
+		if len(unmet) > 0 {
+			return false // denied: nothing is triggered by a call that does not run
+		}
+		// This gate allows the call, so the requirements count as
+		// triggered now. Another gate (feedback loop, a strategy) may
+		// still deny the call; we accept marking it triggered anyway: the
+		// requirement is satisfied at this moment, and "triggered" only
+		// makes the Stop check look at it.
+		changed := false
+		for _, r := range matched {
+			if f.MarkTriggered(r.Name, r.Scope, e.key, now) {
+				changed = true
+			}
+		}
+		return changed
+	})
+	if err != nil {
+		return err
+	}
+	e.notice(notice)
+	if len(unmet) > 0 {
+		e.add(gate.Verdict{
+			Decision: gate.Deny,
+			Reason:   "unsatisfied:" + joinNames(unmet, ","),
+			Message:  DenyMessage(unmet, ev.ToolName, e.key, e.loc.Branch),
+		})
+		return nil
+	}
+	e.add(gate.Verdict{Decision: gate.Allow, Reason: "satisfied:" + joinNames(matched, ",")})
+	return nil
+}
+
+func (e *eval) postToolUse() error {
+	ev := e.in.Event
+	input := ev.Input()
+	switch ev.ToolName {
+	case "Skill":
+		if ok := ev.Response().Success; ok != nil && !*ok {
+			return nil // the skill did not load
+		}
+		reqs := e.cfg.SatisfiedBy(input.Skill)
+		if len(reqs) == 0 {
+			return nil
+		}
+		skill := normSkill(input.Skill)
+		notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
+			for _, r := range reqs {
+				f.Satisfy(r.Name, r.Scope, e.key, false, BySkill, map[string]any{"skill": skill}, unix(e.in.Now))
+			}
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		e.notice(notice)
+		e.add(gate.Verdict{Context: fmt.Sprintf("spcstr: the %s skill satisfied %s.", skill, describeReqs(reqs))})
+	case "Bash":
+		call := Call{Tool: "Bash", Command: input.Command}
+		var guarded []*Req
+		for _, r := range e.cfg.EnabledReqs() {
+			if r.Scope == ScopeSingleUse && r.guardsBash(call) {
+				guarded = append(guarded, r)
+			}
+		}
+		if len(guarded) == 0 {
+			return nil
+		}
+		var cleared []*Req
+		notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
+			cleared = cleared[:0]
+			for _, r := range guarded {
+				if f.ClearSingleUse(r.Name, e.key) {
+					cleared = append(cleared, r)
+				}
+			}
+			return len(cleared) > 0
+		})
+		if err != nil {
+			return err
+		}
+		e.notice(notice)
+		if len(cleared) > 0 {
+			e.add(gate.Verdict{Context: fmt.Sprintf("spcstr: %s used up by this command; satisfy %s again before the next one.",
+				describeReqs(cleared), plural(len(cleared), "it", "them"))})
+		}
+	}
+	return nil
+}
+
+func (e *eval) stop() error {
+	if e.in.Event.StopHookActive || !e.cfg.Hooks.StopVerify {
+		return nil
+	}
+	f, err := e.loc.Load()
+	if err != nil {
+		return err
+	}
+	now := unix(e.in.Now)
+	var unmet, checked []*Req
+	for _, r := range e.cfg.EnabledReqs() {
+		if !e.cfg.Hooks.Verifies(r.Scope) || !f.IsTriggered(r.Name, r.Scope, e.key) {
+			continue
+		}
+		checked = append(checked, r)
+		if !f.IsSatisfied(r.Name, r.Scope, e.key, now) {
+			unmet = append(unmet, r)
+		}
+	}
+	switch {
+	case len(unmet) > 0:
+		e.add(gate.Verdict{Decision: gate.Block, Reason: "unsatisfied:" + joinNames(unmet, ","), Message: StopMessage(unmet, e.key)})
+	case len(checked) > 0:
+		e.add(gate.Verdict{Decision: gate.Allow, Reason: "satisfied:" + joinNames(checked, ",")})
+	}
+	return nil
+}
+
+func (e *eval) sessionStart() error {
+	reqs := e.cfg.EnabledReqs()
+	if !e.cfg.Hooks.InjectContext || len(reqs) == 0 {
+		return nil
+	}
+	f, err := e.loc.Load()
+	if err != nil {
+		return err
+	}
+	e.add(gate.Verdict{Context: StatusContext(e.cfg, f, e.key, e.loc.Branch, unix(e.in.Now))})
+	return nil
+}
+
+func (e *eval) sessionEnd() error {
+	if !e.cfg.Hooks.ClearSessionState {
+		return nil
+	}
+	notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
+		changed := false
+		for _, r := range e.cfg.Requirements {
+			if perSession(r.Scope) && f.ClearSession(r.Name, e.key) {
+				changed = true
+			}
+		}
+		return changed
+	})
+	e.notice(notice)
+	return err
+}
+
+func joinNames(reqs []*Req, sep string) string {
+	names := make([]string, len(reqs))
+	for i, r := range reqs {
+		names[i] = r.Name
+	}
+	return strings.Join(names, sep)
+}
+
+func describeReqs(reqs []*Req) string {
+	parts := make([]string, len(reqs))
+	for i, r := range reqs {
+		parts[i] = fmt.Sprintf("%s (%s scope)", r.Name, r.Scope)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,130 @@
+package requirements
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/dylan-gluck/spcstr/internal/gitrepo"
+	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+// NoGitBranch is the branch name used outside git.
+const NoGitBranch = "default"
+
+// Location is where a project's requirement state lives (SPEC §2).
+type Location struct {
+	Root string
+	// Branch is the checked-out branch ("feature/auth"), "HEAD" when
+	// detached, NoGitBranch outside git.
+	Branch string
+	// Dir is <git common dir>/requirements, shared by all worktrees, or
+	// <root>/.spcstr/requirements outside git.
+	Dir string
+	// Path is Dir/<branch file name>.json.
+	Path string
+}
+
+// Locate finds the state file of root's current branch. It reads a few
+// small files under .git and never runs git.
+func Locate(root string) Location {
+	loc := Location{Root: root, Branch: NoGitBranch, Dir: filepath.Join(root, state.DirName, "requirements")}
+	if repo, ok := gitrepo.Find(root); ok {
+		loc.Dir = filepath.Join(repo.CommonDir, "requirements")
+		loc.Branch = repo.Branch()
+		if loc.Branch == "" {
+			loc.Branch = "HEAD"
+		}
+	}
+	loc.Path = filepath.Join(loc.Dir, gitrepo.BranchFileName(loc.Branch)+".json")
+	return loc
+}
+
+// unix returns t as whole Unix seconds, as the framework writes times.
+func unix(t time.Time) float64 { return float64(t.Unix()) }
+
+// Load reads the branch's state without locking (writers replace the file
+// atomically). A missing file is an empty state. Old session keys are
+// migrated in memory. A file that does not parse is reported, not moved:
+// only writers set files aside.
+func (l Location) Load() (*File, error) {
+	f := &File{}
+	data, err := os.ReadFile(l.Path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return f, nil
+		}
+		return f, fmt.Errorf("read %s: %w", l.Path, err)
+	}
+	if err := jsonfile.Decode(data, f); err != nil {
+		return &File{}, fmt.Errorf("%w: %s: %v", jsonfile.ErrCorrupt, l.Path, err)
+	}
+	f.normalize()
+	f.MigrateKeys()
+	return f, nil
+}
+
+// normalize replaces null requirements and entries with empty ones.
+func (f *File) normalize() {
+	for name, r := range f.Requirements {
+		if r == nil {
+			f.Requirements[name] = &Requirement{}
+			continue
+		}
+		for k, e := range r.Sessions {
+			if e == nil {
+				r.Sessions[k] = &Entry{}
+			}
+		}
+	}
+}
+
+// Update runs a locked read-modify-write of the branch's state: fn changes
+// the file and reports whether it did; the file is written (atomically)
+// only then, or when loading migrated old session keys. A state file that
+// does not parse is set aside and replaced by a fresh one; notice then says
+// where the old one went.
+func (l Location) Update(ctx context.Context, now time.Time, fn func(f *File) bool) (notice string, err error) {
+	var f File
+	err = jsonfile.Update(ctx, l.Path, &f, func(fresh bool, readErr error) (bool, error) {
+		if readErr != nil {
+			notice = fmt.Sprintf("requirements state could not be read and was set aside (%v); starting a fresh one", readErr)
+		}
+		changed := false
+		if fresh {
+			f = File{}
+		}
+		if f.Version == "" {
+			f.Version = StateVersion
+		}
+		if f.Branch == "" {
+			f.Branch = l.Branch
+		}
+		if f.Project == "" {
+			f.Project = l.Root
+		}
+		if f.CreatedAt == 0 {
+			f.CreatedAt = unix(now)
+		}
+		if f.Requirements == nil {
+			f.Requirements = map[string]*Requirement{}
+		}
+		f.normalize()
+		if f.MigrateKeys() {
+			changed = true
+		}
+		if fn(&f) {
+			changed = true
+		}
+		if changed {
+			f.UpdatedAt = unix(now)
+		}
+		return changed, nil
+	})
+	return notice, err
+}

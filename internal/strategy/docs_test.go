@@ -1,0 +1,51 @@
+package strategy
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/dylan-gluck/spcstr/internal/feedback"
+)
+
+// The configuration examples in docs/feedback-and-strategies.md load
+// without problems, so the documentation cannot drift from the code.
+func TestDocsExamples(t *testing.T) {
+	data, err := os.ReadFile("../../docs/feedback-and-strategies.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	for _, part := range strings.Split(string(data), "```yaml\n")[1:] {
+		blocks = append(blocks, part[:strings.Index(part, "```")])
+	}
+	found := 0
+	for _, b := range blocks {
+		cfg := cfgFrom(t, b)
+		switch {
+		case strings.HasPrefix(b, "strategies:"):
+			found++
+			if p := Validate(cfg); len(p) != 0 {
+				t.Errorf("strategies example: %v", p)
+			}
+			if n := len(Active(cfg)); n != 4 {
+				t.Errorf("strategies example enables %d strategies", n)
+			}
+		case strings.HasPrefix(b, "inter_phase:"):
+			found++
+			lim, err := feedback.LoadLimits(cfg.Path)
+			if err != nil || lim.MaxFailures("frontend", feedback.PhaseTesting) != 5 || lim.MaxFeedbackIterations != 5 {
+				t.Errorf("limits example: %v %+v", err, lim)
+			}
+		case strings.HasPrefix(b, "feedback:"):
+			found++
+			c, err := feedback.LoadConfig(cfg)
+			if err != nil || !c.Enabled || c.Route(".claude/tools/x.ts") != "tools" {
+				t.Errorf("feedback example: %v %+v", err, c)
+			}
+		}
+	}
+	if found != 3 {
+		t.Fatalf("found %d examples", found)
+	}
+}
