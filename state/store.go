@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // Update is the one way a session's state changes: under the session's
@@ -62,7 +63,7 @@ func (l Layout) Load(id string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, safefs.MaxStateBytes)
 	if err != nil {
 		return nil, err
 	}
