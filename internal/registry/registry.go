@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // File is the registry document.
@@ -111,7 +112,7 @@ func Remove(ctx context.Context, path, sessionID string) error {
 // missing or unreadable registry is empty: the registry is advisory.
 func Load(path string) File {
 	var f File
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, safefs.MaxStateBytes)
 	if err != nil || jsonfile.Decode(data, &f) != nil || f.Sessions == nil {
 		return File{Version: "1.0", Sessions: map[string]Entry{}}
 	}

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -54,7 +54,7 @@ func unix(t time.Time) float64 { return float64(t.Unix()) }
 // only writers set files aside.
 func (l Location) Load() (*File, error) {
 	f := &File{}
-	data, err := os.ReadFile(l.Path)
+	data, err := safefs.ReadFile(l.Path, safefs.MaxStateBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return f, nil
