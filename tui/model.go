@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/internal/registry"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/data"
 	"github.com/dylan-gluck/spcstr/tui/detail"
@@ -902,7 +903,9 @@ func (m Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "spcstr · " + filepath.Base(m.opt.Layout.Root)
+	// The folder name is the repository's choice: never raw escapes in
+	// the title (an OSC 52 there writes the clipboard).
+	v.WindowTitle = termtext.Line("spcstr · " + filepath.Base(m.opt.Layout.Root))
 	return v
 }
 
