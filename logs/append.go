@@ -112,6 +112,12 @@ func markerName(rel string) string {
 // under way or was killed, so every hook can call it whatever the logs'
 // size and number.
 func RepairInterrupted(ctx context.Context, dir string) error {
+	// One lstat: a folder's link count is 2 plus its subfolders (the
+	// markers) on the usual Linux file systems; anything else (another
+	// count, another system) takes the full look.
+	if fi, err := os.Lstat(filepath.Join(dir, InflightDir)); err != nil || (fi.IsDir() && emptyDir(fi)) {
+		return nil
+	}
 	root, rel, err := safefs.Beneath(filepath.Join(dir, InflightDir))
 	if err != nil {
 		return nil // no logs folder yet

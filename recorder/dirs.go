@@ -38,6 +38,10 @@ func prepareDirs(l state.Layout, autoInit bool) error {
 			return fmt.Errorf("auto-init %s: %w", l.Dir(), err)
 		}
 	}
+	// Fast path: logs/ is already a real folder (a symlink is not).
+	if fi, err := os.Lstat(l.LogsDir()); err == nil && fi.IsDir() {
+		return nil
+	}
 	root, err := os.OpenRoot(l.Dir())
 	if err != nil {
 		return fmt.Errorf("open %s: %w", l.Dir(), err)

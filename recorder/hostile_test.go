@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -338,5 +339,156 @@ func TestTerminalOutputs(t *testing.T) {
 				t.Errorf("spcstr %s: JSON no longer parses: %v", strings.Join(args, " "), err)
 			}
 		}
+	}
+}
+
+// TestRegistryWithPython runs spcstr's SessionStart hooks and a writer
+// using the Python requirements framework's locking protocol on one
+// registry at the same time: neither loses the other's sessions (before,
+// 23 of 50 spcstr entries and 5 of 60 Python ones were lost).
+func TestRegistryWithPython(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatal("python3 is needed for the registry protocol test")
+	}
+	const nPy, nGo, parallel = 60, 50, 5
+	p := newProject(t)
+	p.env["CLAUDE_PID"] = fmt.Sprint(os.Getpid()) // alive: nothing is pruned
+	script, _ := filepath.Abs("testdata/registry_client.py")
+	pyCmd := exec.Command(py, script, p.reg, fmt.Sprint(os.Getpid()), fmt.Sprint(nPy))
+	var pyErr bytes.Buffer
+	pyCmd.Stderr = &pyErr
+	_ = os.MkdirAll(filepath.Dir(p.reg), 0o755)
+	if err := pyCmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sem := make(chan struct{}, parallel)
+	errs := make(chan string, nGo)
+	for i := 0; i < nGo; i++ {
+		sem <- struct{}{}
+		go func(i int) {
+			defer func() { <-sem }()
+			pl := fmt.Sprintf(`{"hook_event_name":"SessionStart","session_id":"go%06d-aaaa","source":"startup"}`, i)
+			if res := runBinary(t, p, []byte(pl), ""); res.code != 0 || res.stderr != "" {
+				errs <- fmt.Sprintf("hook %d: %d %s", i, res.code, res.stderr)
+			}
+		}(i)
+	}
+	for i := 0; i < parallel; i++ {
+		sem <- struct{}{}
+	}
+	if err := pyCmd.Wait(); err != nil || pyErr.Len() > 0 {
+		t.Fatalf("python writer: %v %s", err, pyErr.String())
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	data, err := os.ReadFile(p.reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reg struct {
+		Sessions map[string]json.RawMessage `json:"sessions"`
+	}
+	if err := json.Unmarshal(data, &reg); err != nil {
+		t.Fatalf("registry does not parse: %v", err)
+	}
+	var lostGo, lostPy []string
+	for i := 0; i < nGo; i++ {
+		if _, ok := reg.Sessions[fmt.Sprintf("go%06d", i)]; !ok {
+			lostGo = append(lostGo, fmt.Sprint(i))
+		}
+	}
+	for i := 0; i < nPy; i++ {
+		if _, ok := reg.Sessions[fmt.Sprintf("py%05d", i)]; !ok {
+			lostPy = append(lostPy, fmt.Sprint(i))
+		}
+	}
+	if len(lostGo)+len(lostPy) > 0 {
+		t.Errorf("lost %d of %d spcstr entries %v and %d of %d Python entries %v", len(lostGo), nGo, lostGo, len(lostPy), nPy, lostPy)
+	}
+}
+
+// TestTornLogMendedByAnyEvent kills PostToolUse hooks at random moments
+// within their run time, hundreds of times, then runs one hook of a
+// different event (a Stop): every file under .spcstr/ parses strictly and
+// no finished hook's entry is missing. Before, a torn post_tool_use.json
+// stayed torn until the next PostToolUse (a torn session_end.json until
+// some later session ended).
+func TestTornLogMendedByAnyEvent(t *testing.T) {
+	p := newProject(t)
+	const id = "torn-any"
+	// 4 MB entries (the payload cap raised to allow them) make each append
+	// a long write that a kill can tear; rotation keeps each log small.
+	write(t, filepath.Join(p.layout().Dir(), "config.yaml"), "logs:\n  max_payload_bytes: 16777216\n  max_bytes: 16777216\n")
+	payload := func(i int) []byte {
+		return readPayload(p, id, "Read", fmt.Sprintf("tu-%04d", i), filepath.Join(p.root, fmt.Sprintf("f%04d.go", i)), 4<<20)
+	}
+	var runs []time.Duration
+	completed := map[int]bool{}
+	for i := 0; i < 5; i++ {
+		t0 := time.Now()
+		if res := runBinary(t, p, payload(i), ""); res.code != 0 {
+			t.Fatalf("warm-up hook: %d %s", res.code, res.stderr)
+		}
+		runs = append(runs, time.Since(t0))
+		completed[i] = true
+	}
+	slow := runs[0]
+	for _, d := range runs {
+		slow = max(slow, d)
+	}
+	attempts := 200
+	if testing.Short() {
+		attempts = 60
+	}
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(11, seed))
+	killed := 0
+	for i := 5; i < 5+attempts; i++ {
+		cmd := binaryCmd(p, payload(i), "")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			completed[i] = err == nil
+			continue
+		case <-time.After(time.Duration(rng.Int64N(int64(slow)))):
+		}
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		err := <-done
+		if ee, ok := err.(*exec.ExitError); ok && ee.Sys().(syscall.WaitStatus).Signaled() {
+			killed++
+		} else {
+			completed[i] = err == nil
+		}
+	}
+	t.Logf("%d hooks: %d killed", attempts, killed)
+	if killed < attempts/4 {
+		t.Errorf("only %d of %d hooks were killed: the test did not exercise crashes", killed, attempts)
+	}
+	if res := runBinary(t, p, []byte(`{"hook_event_name":"Stop","session_id":"`+id+`"}`), ""); res.code != 0 {
+		t.Fatalf("Stop hook: %d %s", res.code, res.stderr)
+	}
+	checkProject(t, p)
+	logged := map[string]int{}
+	rotated, _ := filepath.Glob(filepath.Join(p.layout().LogsDir(), "post_tool_use*.json"))
+	for _, f := range rotated {
+		for k, n := range loggedToolUseIDs(t, f) {
+			logged[k] += n
+		}
+	}
+	for i, ok := range completed {
+		if ok && logged[fmt.Sprintf("tu-%04d", i)] != 1 {
+			t.Errorf("log lost the entry of finished hook %d", i)
+		}
+	}
+	if markers, _ := os.ReadDir(filepath.Join(p.layout().LogsDir(), ".inflight")); len(markers) > 0 {
+		t.Errorf("in-flight markers left: %d", len(markers))
 	}
 }

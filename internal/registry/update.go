@@ -1,0 +1,203 @@
+package registry
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
+)
+
+// The registry's locking is the Python requirements framework's, so that
+// both can run at once without losing each other's sessions:
+//
+//   - a reader takes a shared flock on sessions.json itself;
+//   - the framework writes sessions.tmp (under an exclusive flock on it)
+//     and renames it over sessions.json.
+//
+// spcstr updates in place instead: it takes an exclusive flock on
+// sessions.json (so no framework reader can start a read-modify-write
+// meanwhile, and readers already waiting see spcstr's result, not a
+// replaced file), waits while a framework write is under way (sessions.tmp
+// exists and is fresh) and re-opens if the file was replaced, then rewrites
+// the same file. The new text is padded with trailing spaces to at least
+// the old length and written in one pwrite, so even a kill mid-update
+// leaves valid JSON. spcstr processes also serialize on a lock file of
+// their own (.sessions.json.lock).
+
+// pythonTmpMaxAge is how old a sessions.tmp may be and still count as a
+// framework write under way (an older one was left by a crash).
+const pythonTmpMaxAge = 5 * time.Second
+
+func pythonTmp(rel string) string {
+	return strings.TrimSuffix(rel, filepath.Ext(rel)) + ".tmp"
+}
+
+// update runs one locked read-modify-write of the registry at path. fn
+// changes f and reports whether anything changed; nothing is written
+// otherwise. A registry that does not parse, or holds entries that do
+// not, is copied aside as <path>.corrupt-<time> before it is rewritten.
+func update(ctx context.Context, path string, fn func(f *File) bool) error {
+	root, rel, err := safefs.BeneathCreate(path)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	unlock, err := safefs.Lock(ctx, root, filepath.Join(filepath.Dir(rel), "."+filepath.Base(rel)+".lock"), jsonfile.LockTimeout)
+	if err != nil {
+		return fmt.Errorf("lock registry: %w", err)
+	}
+	defer unlock()
+	deadline := time.Now().Add(jsonfile.LockTimeout)
+	for attempt := 0; ; attempt++ {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("registry %s: %w", path, jsonfile.ErrLockTimeout)
+		}
+		retry, err := updateOnce(ctx, root, rel, deadline, fn)
+		if !retry {
+			return err
+		}
+	}
+}
+
+func updateOnce(ctx context.Context, root *os.Root, rel string, deadline time.Time, fn func(f *File) bool) (retry bool, err error) {
+	f, err := root.OpenFile(rel, os.O_RDWR|os.O_CREATE|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+	if err != nil {
+		if errors.Is(err, syscall.EISDIR) {
+			return true, setAsideName(root, rel)
+		}
+		return false, fmt.Errorf("open registry: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return false, err
+	} else if !fi.Mode().IsRegular() {
+		f.Close()
+		if err := setAsideName(root, rel); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	if err := safefs.LockFile(ctx, f, false, time.Until(deadline)); err != nil {
+		return false, fmt.Errorf("lock registry: %w", err)
+	}
+	if waitPythonWrite(root, pythonTmp(rel), deadline) {
+		return true, nil // the framework replaced the file: lock the new one
+	}
+	locked, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	if cur, err := root.Lstat(rel); err != nil || !os.SameFile(cur, locked) {
+		return true, nil // replaced between open and lock
+	}
+	data, err := io.ReadAll(io.LimitReader(f, safefs.MaxStateBytes+1))
+	if err != nil {
+		return false, fmt.Errorf("read registry: %w", err)
+	}
+	var doc File
+	damaged := false
+	switch trimmed := bytes.TrimSpace(data); {
+	case len(trimmed) == 0:
+	case len(data) > safefs.MaxStateBytes:
+		damaged = true
+	case json.Unmarshal(trimmed, &doc) != nil:
+		damaged, doc = true, File{}
+	default:
+		damaged = len(doc.dropped) > 0
+	}
+	if damaged {
+		// Keep the whole original before anything is rewritten.
+		if err := safefs.WriteAtomic(root, jsonfile.SetAsideName(rel, time.Now()), data, 0o644); err != nil {
+			return false, fmt.Errorf("set aside damaged registry: %w", err)
+		}
+	}
+	if doc.Version == "" {
+		doc.Version = "1.0"
+	}
+	if doc.Sessions == nil {
+		doc.Sessions = map[string]Entry{}
+	}
+	if !fn(&doc) && !damaged {
+		return false, nil
+	}
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return false, fmt.Errorf("encode registry: %w", err)
+	}
+	out = append(out, '\n')
+	n := len(out)
+	if pad := len(data) - n; pad > 0 {
+		// Valid JSON at every moment: the old text is overwritten in one
+		// write by at least as many bytes, then trimmed.
+		out = append(out, bytes.Repeat([]byte{' '}, pad)...)
+	}
+	if _, err := f.WriteAt(out, 0); err != nil {
+		_, _ = f.WriteAt(data, 0)
+		_ = f.Truncate(int64(len(data)))
+		return false, fmt.Errorf("write registry (rolled back): %w", err)
+	}
+	if err := f.Truncate(int64(n)); err != nil {
+		return false, fmt.Errorf("write registry: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		return false, fmt.Errorf("write registry: %w", err)
+	}
+	return false, nil
+}
+
+// waitPythonWrite waits while the framework is writing the registry (its
+// sessions.tmp exists and is fresh) and reports whether it waited: the
+// framework's rename then replaced sessions.json.
+func waitPythonWrite(root *os.Root, tmp string, deadline time.Time) bool {
+	waited := false
+	for {
+		fi, err := root.Lstat(tmp)
+		if err != nil || time.Since(fi.ModTime()) > pythonTmpMaxAge || time.Now().After(deadline) {
+			return waited
+		}
+		waited = true
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func setAsideName(root *os.Root, rel string) error {
+	if err := root.Rename(rel, jsonfile.SetAsideName(rel, time.Now())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("set aside registry: %w", err)
+	}
+	return nil
+}
+
+// Load reads the registry under a shared lock (the framework's reader
+// protocol). A missing or unreadable registry is empty: the registry is
+// advisory. Entries that do not parse are left out.
+func Load(path string) File {
+	empty := File{Version: "1.0", Sessions: map[string]Entry{}}
+	f, _, err := safefs.Open(path)
+	if err != nil {
+		return empty
+	}
+	defer f.Close()
+	if err := safefs.LockFile(context.Background(), f, true, 2*time.Second); err != nil {
+		return empty
+	}
+	data, err := io.ReadAll(io.LimitReader(f, safefs.MaxStateBytes+1))
+	if err != nil || len(data) > safefs.MaxStateBytes {
+		return empty
+	}
+	var doc File
+	if jsonfile.Decode(data, &doc) != nil || doc.Sessions == nil {
+		return empty
+	}
+	return doc
+}
