@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 )
@@ -30,7 +31,7 @@ var defaultAllowed = []string{".claude/.output/", "modules/", "docs/", "README*"
 
 type outputLocation struct{ o outputLocationOptions }
 
-func buildOutputLocation(raw []byte) (Strategy, Common, error) {
+func buildOutputLocation(raw []byte, _ *config.Config) (Strategy, Common, error) {
 	var o outputLocationOptions
 	if err := decodeStrict(raw, &o); err != nil {
 		return nil, o.Common, err
