@@ -74,6 +74,8 @@ func TestNewStrategyOptions(t *testing.T) {
 		{"notify:\n  bell: true\n  hooks: [SessionStart]\n", "not a hook"},
 		{"precompact-context:\n  manifests: [\"/abs/*.yaml\"]\n", "inside the project"},
 		{"quality-gate:\n  fail_mode: shut\n", "fail_mode"},
+		{"output-location:\n  compliance_skill: persisting-agent-outputs\n  hooks: [SubagentStop, \"PostToolUse:Agent\"]\n", ""},
+		{"output-location:\n  hooks: [\"PostToolUse:Agent\"]\n", "not a hook"},
 	}
 	for _, tt := range tests {
 		ps := Validate(cfgFrom(t, "strategies:\n"+indent(tt.yaml)))
