@@ -50,6 +50,10 @@ func (g *Gate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, er
 	ev := in.Event
 	switch in.Name {
 	case hookio.PreToolUse, hookio.Stop, hookio.SessionStart, hookio.SessionEnd:
+	case hookio.UserPromptExpansion:
+		if ev.CommandName == "" || (ev.ExpansionType != "" && ev.ExpansionType != "slash_command") {
+			return nil, nil
+		}
 	case hookio.PostToolUse:
 		if ev.ToolName != "Skill" && ev.ToolName != "Bash" {
 			return nil, nil
@@ -71,6 +75,8 @@ func (g *Gate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, er
 		err = e.preToolUse()
 	case hookio.PostToolUse:
 		err = e.postToolUse()
+	case hookio.UserPromptExpansion:
+		err = e.satisfyBySkill(e.in.Event.CommandName)
 	case hookio.Stop:
 		err = e.stop()
 	case hookio.SessionStart:
@@ -183,22 +189,7 @@ func (e *eval) postToolUse() error {
 		if ok := ev.Response().Success; ok != nil && !*ok {
 			return nil // the skill did not load
 		}
-		reqs := e.cfg.SatisfiedBy(input.Skill)
-		if len(reqs) == 0 {
-			return nil
-		}
-		skill := normSkill(input.Skill)
-		notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
-			for _, r := range reqs {
-				f.Satisfy(r.Name, r.Scope, e.key, false, BySkill, map[string]any{"skill": skill}, unix(e.in.Now))
-			}
-			return true
-		})
-		if err != nil {
-			return err
-		}
-		e.notice(notice)
-		e.add(gate.Verdict{Context: fmt.Sprintf("spcstr: the %s skill satisfied %s.", skill, describeReqs(reqs))})
+		return e.satisfyBySkill(input.Skill)
 	case "Bash":
 		call := Call{Tool: "Bash", Command: input.Command}
 		var guarded []*Req
@@ -210,15 +201,20 @@ func (e *eval) postToolUse() error {
 		if len(guarded) == 0 {
 			return nil
 		}
-		var cleared []*Req
+		var cleared, still []*Req
 		notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
-			cleared = cleared[:0]
+			cleared, still = cleared[:0], still[:0]
 			for _, r := range guarded {
-				if f.ClearSingleUse(r.Name, e.key) {
+				if !f.ClearSingleUse(r.Name, e.key) {
+					continue
+				}
+				if f.IsSatisfied(r.Name, r.Scope, e.key, unix(e.in.Now)) {
+					still = append(still, r) // a branch-level satisfaction remains
+				} else {
 					cleared = append(cleared, r)
 				}
 			}
-			return len(cleared) > 0
+			return len(cleared)+len(still) > 0
 		})
 		if err != nil {
 			return err
@@ -228,7 +224,34 @@ func (e *eval) postToolUse() error {
 			e.add(gate.Verdict{Context: fmt.Sprintf("spcstr: %s used up by this command; satisfy %s again before the next one.",
 				describeReqs(cleared), plural(len(cleared), "it", "them"))})
 		}
+		if len(still) > 0 {
+			e.add(gate.Verdict{Context: fmt.Sprintf("spcstr: %s stays satisfied: a branch-level satisfaction covers every session of %s (spcstr req clear --branch ends it).",
+				describeReqs(still), e.loc.Branch)})
+		}
 	}
+	return nil
+}
+
+// satisfyBySkill satisfies the requirements mapped to a skill that
+// completed (the Skill tool) or a slash command the user typed
+// (UserPromptExpansion): both run the same skill.
+func (e *eval) satisfyBySkill(invoked string) error {
+	reqs := e.cfg.SatisfiedBy(invoked)
+	if len(reqs) == 0 {
+		return nil
+	}
+	skill := normSkill(invoked)
+	notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
+		for _, r := range reqs {
+			f.Satisfy(r.Name, r.Scope, e.key, false, BySkill, map[string]any{"skill": skill}, unix(e.in.Now))
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	e.notice(notice)
+	e.add(gate.Verdict{Context: fmt.Sprintf("spcstr: the %s skill satisfied %s.", skill, describeReqs(reqs))})
 	return nil
 }
 
@@ -279,8 +302,11 @@ func (e *eval) sessionEnd() error {
 	}
 	notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
 		changed := false
+		// The framework clears every session-scoped requirement (not
+		// single_use ones) whole: its clear() deletes the requirement's
+		// state, other sessions' and the branch-level override included.
 		for _, r := range e.cfg.Requirements {
-			if perSession(r.Scope) && f.ClearSession(r.Name, e.key) {
+			if r.Scope == ScopeSession && f.Remove(r.Name) {
 				changed = true
 			}
 		}
