@@ -367,6 +367,28 @@ func (g *strategyGate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Ver
 	return vs, err
 }
 
+// advisor is a strategy that answers escalations (escalation-advisor).
+type advisor interface {
+	Advise(ctx context.Context, in *gate.Input, escalated []gate.Verdict) ([]gate.Verdict, error)
+}
+
+// Advise implements gate.Advisor for the strategies that answer
+// escalations; the others have nothing to say.
+func (g *strategyGate) Advise(ctx context.Context, in *gate.Input, escalated []gate.Verdict) ([]gate.Verdict, error) {
+	a, ok := g.l.strategy.(advisor)
+	if !ok {
+		return nil, nil
+	}
+	vs, err := a.Advise(ctx, in, escalated)
+	for i := range vs {
+		vs[i].Source = g.Name()
+		if g.l.DryRun || g.unenforced {
+			vs[i].DryRun = true
+		}
+	}
+	return vs, err
+}
+
 // notice tells the user, once per session, that the strategies
 // configuration has problems.
 type notice struct{ problems []Problem }
