@@ -170,6 +170,14 @@ func (e *eval) preToolUse() error {
 	}
 	e.notice(notice)
 	if len(unmet) > 0 {
+		if err := e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
+			for _, r := range unmet {
+				m.RecordBlocked(r.Name, e.in.Now.Unix())
+			}
+			return true
+		}); err != nil {
+			return err
+		}
 		e.add(gate.Verdict{
 			Decision: gate.Deny,
 			Reason:   "unsatisfied:" + joinNames(unmet, ","),
@@ -252,7 +260,13 @@ func (e *eval) satisfyBySkill(invoked string) error {
 	}
 	e.notice(notice)
 	e.add(gate.Verdict{Context: fmt.Sprintf("spcstr: the %s skill satisfied %s.", skill, describeReqs(reqs))})
-	return nil
+	return e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
+		for _, r := range reqs {
+			m.RecordSatisfied(r.Name, BySkill, e.in.Now.Unix())
+		}
+		m.RecordSkill(skill, e.in.Now.Unix())
+		return true
+	})
 }
 
 func (e *eval) stop() error {
@@ -277,13 +291,36 @@ func (e *eval) stop() error {
 	switch {
 	case len(unmet) > 0:
 		e.add(gate.Verdict{Decision: gate.Block, Reason: "unsatisfied:" + joinNames(unmet, ","), Message: StopMessage(unmet, e.key)})
+		return nil
 	case len(checked) > 0:
 		e.add(gate.Verdict{Decision: gate.Allow, Reason: "satisfied:" + joinNames(checked, ",")})
 	}
-	return nil
+	return e.reflectPrompt()
+}
+
+// reflectPrompt is the learning prompt: once per session, at a Stop that is
+// allowed after more than ReflectMinTools tool calls, it suggests
+// /session-reflect and records that (and the session's tool counts) in the
+// metrics file.
+func (e *eval) reflectPrompt() error {
+	s := e.in.Session
+	if s == nil || s.ToolCalls() <= ReflectMinTools || !s.Note("requirements:session-reflect") {
+		return nil
+	}
+	e.add(gate.Verdict{SystemMessage: fmt.Sprintf("spcstr: this session made %d tool calls. Run `/session-reflect` to analyze its patterns "+
+		"(session metrics: %s).", s.ToolCalls(), e.loc.MetricsPath(e.key))})
+	return e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
+		m.RecordTools(s.ToolsUsed, s.Compactions)
+		m.obj("learnings")["reflect_prompted_at"] = e.in.Now.Unix()
+		return true
+	})
 }
 
 func (e *eval) sessionStart() error {
+	// The metrics file of the session, created once.
+	if err := e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(Metrics) bool { return false }); err != nil {
+		return err
+	}
 	reqs := e.cfg.EnabledReqs()
 	if !e.cfg.Hooks.InjectContext || len(reqs) == 0 {
 		return nil
@@ -297,6 +334,15 @@ func (e *eval) sessionStart() error {
 }
 
 func (e *eval) sessionEnd() error {
+	if err := e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
+		if s := e.in.Session; s != nil {
+			m.RecordTools(s.ToolsUsed, s.Compactions)
+		}
+		m.Finalize(e.in.Now.Unix())
+		return true
+	}); err != nil {
+		return err
+	}
 	if !e.cfg.Hooks.ClearSessionState {
 		return nil
 	}
