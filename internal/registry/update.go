@@ -71,7 +71,17 @@ func update(ctx context.Context, path string, fn func(f *File) bool) error {
 }
 
 func updateOnce(ctx context.Context, root *os.Root, rel string, deadline time.Time, fn func(f *File) bool) (retry bool, err error) {
-	f, err := root.OpenFile(rel, os.O_RDWR|os.O_CREATE|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+	const flags = os.O_RDWR | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+	created := false
+	f, err := root.OpenFile(rel, flags, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Created only to be locked; removed again if nothing is written.
+		f, err = root.OpenFile(rel, flags|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			return true, nil
+		}
+		created = err == nil
+	}
 	if err != nil {
 		if errors.Is(err, syscall.EISDIR) {
 			return true, setAsideName(root, rel)
@@ -129,6 +139,9 @@ func updateOnce(ctx context.Context, root *os.Root, rel string, deadline time.Ti
 		doc.Sessions = map[string]Entry{}
 	}
 	if !fn(&doc) && !damaged {
+		if created && len(data) == 0 {
+			_ = root.Remove(rel)
+		}
 		return false, nil
 	}
 	out, err := json.MarshalIndent(doc, "", "  ")
