@@ -59,18 +59,49 @@ func update(ctx context.Context, path string, fn func(f *File) bool) error {
 	}
 	defer unlock()
 	deadline := time.Now().Add(jsonfile.LockTimeout)
-	for attempt := 0; ; attempt++ {
+	u := &updater{root: root, rel: rel, deadline: deadline}
+	defer u.release()
+	for {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("registry %s: %w", path, jsonfile.ErrLockTimeout)
 		}
-		retry, err := updateOnce(ctx, root, rel, deadline, fn)
+		retry, err := u.once(ctx, fn)
 		if !retry {
 			return err
 		}
 	}
 }
 
-func updateOnce(ctx context.Context, root *os.Root, rel string, deadline time.Time, fn func(f *File) bool) (retry bool, err error) {
+// updater is one registry update. When a framework writer replaces the
+// registry right after spcstr's update (it read before spcstr's lock),
+// spcstr keeps the replaced file locked, makes its update again on the new
+// one, and before letting go writes the final text into the replaced file
+// too: a framework reader already waiting on it then reads the final
+// registry, not a stale one.
+type updater struct {
+	root     *os.Root
+	rel      string
+	deadline time.Time
+	replaced []*os.File // earlier files, still locked
+	final    []byte     // the last text written
+	clobbers int
+}
+
+// maxClobbers bounds how often an update is made again after a framework
+// writer replaced it.
+const maxClobbers = 3
+
+func (u *updater) release() {
+	for _, f := range u.replaced {
+		if u.final != nil {
+			_ = rewrite(f, u.final)
+		}
+		f.Close()
+	}
+}
+
+func (u *updater) once(ctx context.Context, fn func(f *File) bool) (retry bool, err error) {
+	root, rel, deadline := u.root, u.rel, u.deadline
 	const flags = os.O_RDWR | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 	created := false
 	f, err := root.OpenFile(rel, flags, 0)
@@ -88,7 +119,12 @@ func updateOnce(ctx context.Context, root *os.Root, rel string, deadline time.Ti
 		}
 		return false, fmt.Errorf("open registry: %w", err)
 	}
-	defer f.Close()
+	keep := false
+	defer func() {
+		if !keep {
+			f.Close()
+		}
+	}()
 	if fi, err := f.Stat(); err != nil {
 		return false, err
 	} else if !fi.Mode().IsRegular() {
@@ -108,6 +144,8 @@ func updateOnce(ctx context.Context, root *os.Root, rel string, deadline time.Ti
 	if err != nil {
 		return false, err
 	}
+	// Written a moment ago: another program may be updating it too.
+	active := time.Since(locked.ModTime()) < 2*time.Second
 	if cur, err := root.Lstat(rel); err != nil || !os.SameFile(cur, locked) {
 		return true, nil // replaced between open and lock
 	}
@@ -166,7 +204,50 @@ func updateOnce(ctx context.Context, root *os.Root, rel string, deadline time.Ti
 	if err := f.Sync(); err != nil {
 		return false, fmt.Errorf("write registry: %w", err)
 	}
+	u.final = out[:n]
+	if active && u.clobbers < maxClobbers && clobbered(root, rel, locked, deadline) {
+		u.clobbers++
+		u.replaced = append(u.replaced, f)
+		keep = true
+		return true, nil
+	}
 	return false, nil
+}
+
+// rewrite replaces the text of a locked registry file in place.
+func rewrite(f *os.File, text []byte) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	out := text
+	if pad := int(fi.Size()) - len(text); pad > 0 {
+		out = append(append([]byte(nil), text...), bytes.Repeat([]byte{' '}, pad)...)
+	}
+	if _, err := f.WriteAt(out, 0); err != nil {
+		return err
+	}
+	return f.Truncate(int64(len(text)))
+}
+
+// clobberWindow is how long, after an update, spcstr (still holding the
+// lock, so no framework reader can start) watches for a framework writer
+// that read the registry before the lock: such a writer creates
+// sessions.tmp moments after its read, then renames it over the registry,
+// undoing the update.
+const clobberWindow = 10 * time.Millisecond
+
+// clobbered reports whether a framework writer replaced the registry after
+// spcstr's update (which must then be made again).
+func clobbered(root *os.Root, rel string, mine os.FileInfo, deadline time.Time) bool {
+	tmp := pythonTmp(rel)
+	for end := time.Now().Add(clobberWindow); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		if waitPythonWrite(root, tmp, deadline) {
+			break
+		}
+	}
+	cur, err := root.Lstat(rel)
+	return err == nil && !os.SameFile(cur, mine)
 }
 
 // waitPythonWrite waits while the framework is writing the registry (its
