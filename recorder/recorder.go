@@ -182,8 +182,8 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 		created bool
 	)
 	repo, inRepo := gitrepo.Find(r.layout.Root)
-	ap := &applier{ev: ev, name: r.name, now: r.now, root: r.layout.Root, promptCap: r.cfg.Logs.MaxPayloadBytes}
-	_, err := r.layout.Update(ctx, ev.SessionID, r.now, func(s *state.Session, fresh bool) error {
+	ap := &applier{ev: ev, name: r.name, now: r.now, root: r.layout.Root}
+	_, err := r.layout.Update(ctx, ev.SessionID, r.now, r.cfg.State.Keep, func(s *state.Session, fresh bool) error {
 		created = fresh
 		if inRepo {
 			if b := repo.Branch(); b != "" {

@@ -13,10 +13,12 @@ import (
 
 // Update is the one way a session's state changes: under the session's
 // exclusive lock it loads state.json (or starts a new state when there is
-// none, or when the file was corrupt and has been set aside), calls fn, and
-// writes the result atomically. created tells fn that the state is new.
-// Parallel hooks of one session therefore never lose an update.
-func (l Layout) Update(ctx context.Context, id string, now time.Time, fn func(s *Session, created bool) error) (*Session, error) {
+// none, or when the file was corrupt and has been set aside), calls fn,
+// bounds the result to the latest keep entries (see Session.Bound; ≤ 0
+// means DefaultKeep) and writes it atomically. created tells fn that the
+// state is new. Parallel hooks of one session therefore never lose an
+// update.
+func (l Layout) Update(ctx context.Context, id string, now time.Time, keep int, fn func(s *Session, created bool) error) (*Session, error) {
 	path, err := l.StatePath(id)
 	if err != nil {
 		return nil, err
@@ -33,6 +35,7 @@ func (l Layout) Update(ctx context.Context, id string, now time.Time, fn func(s 
 			}
 		}
 		s.Normalize()
+		s.markDropped()
 		// A file that parses but lacks the basics ("{}", "null", a hand
 		// edit) is completed: the folder names the session.
 		s.SessionID = id
@@ -45,6 +48,7 @@ func (l Layout) Update(ctx context.Context, id string, now time.Time, fn func(s 
 		if err := fn(&s, fresh); err != nil {
 			return false, err
 		}
+		s.Bound(keep)
 		s.Version = SchemaVersion
 		return true, nil
 	})
