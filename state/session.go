@@ -61,12 +61,12 @@ type Session struct {
 	Notifications []Notification `json:"notifications"`
 	// Totals count every prompt, error, notification and agent of the
 	// session; the lists above keep only the latest ones.
-	PromptsTotal       int `json:"prompts_total"`
-	ErrorsTotal        int `json:"errors_total"`
-	NotificationsTotal int `json:"notifications_total"`
-	AgentsTotal        int `json:"agents_total"`
-	Todos         []Todo         `json:"todos,omitempty"`
-	Tasks         []Task         `json:"tasks,omitempty"`
+	PromptsTotal       int    `json:"prompts_total"`
+	ErrorsTotal        int    `json:"errors_total"`
+	NotificationsTotal int    `json:"notifications_total"`
+	AgentsTotal        int    `json:"agents_total"`
+	Todos              []Todo `json:"todos,omitempty"`
+	Tasks              []Task `json:"tasks,omitempty"`
 
 	Tokens      Tokens  `json:"tokens"`
 	Compactions int     `json:"compactions"`
