@@ -337,3 +337,24 @@ func firstNonEmpty(v ...string) string {
 	}
 	return ""
 }
+
+// sectionsFor returns the sections of state.json that applying an event
+// reads, or changes other than by appending: only those are decoded, so
+// that a hook's cost does not grow with the session (see state.Section).
+// Agents are followed by id through Agent/Task calls, SubagentStart/Stop,
+// tool calls made inside a subagent, Stop and SessionEnd.
+func sectionsFor(name string, ev *hookio.Event) state.Section {
+	var need state.Section
+	if ev.AgentID != "" {
+		need |= state.SectionAgents
+	}
+	switch name {
+	case hookio.PreToolUse, hookio.PostToolUse, hookio.PostToolUseFailure:
+		if hookio.IsSubagentTool(ev.ToolName) {
+			need |= state.SectionAgents
+		}
+	case hookio.SubagentStart, hookio.SubagentStop, hookio.Stop, hookio.SessionEnd:
+		need |= state.SectionAgents
+	}
+	return need
+}

@@ -12,6 +12,20 @@ func (s *Session) markDropped() {
 	}
 }
 
+// noteDropped sets the dropped count of a counted section just decoded
+// with n entries.
+func (s *Session) noteDropped(sec Section, n int) {
+	totals := [4]int{s.PromptsTotal, s.ErrorsTotal, s.NotificationsTotal, s.AgentsTotal}
+	for i, c := range counted {
+		if c == sec {
+			s.dropped[i] = max(0, totals[i]-n)
+		}
+	}
+}
+
+// counted pairs each counted list with its section.
+var counted = [4]Section{SectionPrompts, SectionErrors, SectionNotifications, SectionAgents}
+
 // Bound brings the state to the version 2 contract: it counts the totals,
 // keeps the latest keep prompts, errors and notifications and the latest
 // keep finished agents (running agents always stay), and cuts prompt and
@@ -21,10 +35,14 @@ func (s *Session) Bound(keep int) {
 	if keep <= 0 {
 		keep = DefaultKeep
 	}
-	s.PromptsTotal = s.dropped[0] + len(s.Prompts)
-	s.ErrorsTotal = s.dropped[1] + len(s.Errors)
-	s.NotificationsTotal = s.dropped[2] + len(s.Notifications)
-	s.AgentsTotal = s.dropped[3] + len(s.AgentsHistory)
+	// A section left encoded was not changed: its total stands.
+	totals := [4]*int{&s.PromptsTotal, &s.ErrorsTotal, &s.NotificationsTotal, &s.AgentsTotal}
+	lens := [4]int{len(s.Prompts), len(s.Errors), len(s.Notifications), len(s.AgentsHistory)}
+	for i, sec := range counted {
+		if s.lz.encoded&sec == 0 {
+			*totals[i] = s.dropped[i] + lens[i]
+		}
+	}
 
 	s.Prompts = latest(s.Prompts, keep)
 	s.Errors = latest(s.Errors, keep)
@@ -40,7 +58,13 @@ func (s *Session) Bound(keep int) {
 			e.Message = Truncate(e.Message, ErrorPreviewBytes)
 		}
 	}
+	old := s.dropped
 	s.markDropped()
+	for i, sec := range counted {
+		if s.lz.encoded&sec != 0 {
+			s.dropped[i] = old[i]
+		}
+	}
 }
 
 // latest returns the last keep entries of list, in a new backing array when

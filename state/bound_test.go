@@ -86,7 +86,7 @@ func TestUpdateKeepsTotals(t *testing.T) {
 	l := Layout{Root: t.TempDir()}
 	ctx := context.Background()
 	for i := 0; i < 12; i++ {
-		_, err := l.Update(ctx, "s", t0.Add(time.Duration(i)*time.Second), 5, func(s *Session, _ bool) error {
+		_, err := l.Update(ctx, "s", t0.Add(time.Duration(i)*time.Second), UpdateOptions{Keep: 5}, func(s *Session, _ bool) error {
 			s.Prompts = append(s.Prompts, Prompt{Prompt: "p"})
 			s.AgentsHistory = append(s.AgentsHistory, finished("a"))
 			if i == 11 {
@@ -126,7 +126,7 @@ func TestUpdateMigratesVersion1(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Update(context.Background(), "old", t0, 0, func(s *Session, created bool) error {
+	if _, err := l.Update(context.Background(), "old", t0, UpdateOptions{Keep: 0}, func(s *Session, created bool) error {
 		if created {
 			t.Error("a version 1 file was treated as new")
 		}

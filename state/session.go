@@ -95,6 +95,8 @@ type Session struct {
 	// (total − len at load), so that totals stay right whatever the
 	// update appends or removes.
 	dropped [4]int
+	// lz holds the sections an update left encoded.
+	lz lazy
 }
 
 // Agent is one subagent invocation (agents_history entry).
