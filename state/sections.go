@@ -102,6 +102,22 @@ func (s *Session) sectionLen(i int) int {
 	}
 }
 
+// clearSection empties section i's list, dropping its backing array.
+func (s *Session) clearSection(i int) {
+	switch v := s.sectionValue(i).(type) {
+	case *[]Agent:
+		*v = nil
+	case *[]string:
+		*v = nil
+	case *[]Error:
+		*v = nil
+	case *[]Prompt:
+		*v = nil
+	case *[]Notification:
+		*v = nil
+	}
+}
+
 // encode writes the state in the sectioned layout: valid JSON that any
 // reader decodes whole, whose sections a hook can also find by line.
 func (s *Session) encode() ([]byte, error) {
@@ -183,6 +199,10 @@ func (s *Session) load(need Section) error {
 				return err
 			}
 		}
+		// Decode into a new list: json.Unmarshal would reuse the
+		// appended entries' elements and keep their fields where the
+		// old entries omit them.
+		s.clearSection(i)
 		if err := json.Unmarshal(s.lz.raw[i], list); err != nil {
 			return fmt.Errorf("section %s: %w", sectionLine[i].prefix, err)
 		}

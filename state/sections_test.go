@@ -26,7 +26,11 @@ func TestLazySectionsMatchFullDecode(t *testing.T) {
 		change := func(s *Session, _ bool) error {
 			switch kind {
 			case 0:
-				s.Prompts = append(s.Prompts, Prompt{Timestamp: now, Prompt: fmt.Sprintf("prompt %d", step)})
+				p := Prompt{Timestamp: now, Prompt: fmt.Sprintf("prompt %d", step)}
+				if step%3 == 0 { // omitted when empty: must not leak into other entries
+					p.Kind, p.Truncated = PromptKindTaskNotification, true
+				}
+				s.Prompts = append(s.Prompts, p)
 			case 1:
 				s.Errors = append(s.Errors, Error{Timestamp: now, Type: ErrorTool, Message: "e", Context: map[string]any{"n": float64(step)}})
 			case 2:
