@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,13 +39,23 @@ func (l Layout) Update(ctx context.Context, id string, now time.Time, opt Update
 	if err != nil {
 		return nil, err
 	}
+	// Every path below .spcstr/ is resolved inside it: a symlinked
+	// sessions/<id> or state.json never leads a read or write outside.
+	root, rel, err := safefs.BeneathCreate(path)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+		return nil, fmt.Errorf("create folder for %s: %w", path, err)
+	}
 	unlock, err := jsonfile.Lock(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 	var s Session
-	fresh, readErr := false, read(path, &s, AllSections&^opt.Lazy)
+	fresh, readErr := false, read(root, rel, &s, AllSections&^opt.Lazy)
 	switch {
 	case readErr == nil:
 	case errors.Is(readErr, fs.ErrNotExist):
@@ -88,8 +97,8 @@ func (l Layout) Update(ctx context.Context, id string, now time.Time, opt Update
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", path, err)
 	}
-	if err := writeState(path, data); err != nil {
-		return nil, err
+	if err := safefs.Replace(root, rel, data, 0o644, false); err != nil {
+		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return &s, nil
 }
@@ -98,8 +107,9 @@ func (l Layout) Update(ctx context.Context, id string, now time.Time, opt Update
 // file not in the sectioned layout). A file that is not a regular file of
 // at most maxStateBytes, or does not parse, is set aside and reported
 // with jsonfile.ErrCorrupt.
-func read(path string, s *Session, need Section) error {
-	data, err := readRegular(path)
+func read(root *os.Root, rel string, s *Session, need Section) error {
+	path := filepath.Join(root.Name(), rel)
+	data, err := safefs.ReadFileIn(root, rel, maxStateBytes)
 	if err == nil {
 		var ok bool
 		ok, err = decodeSectioned(data, s, need)
@@ -111,57 +121,11 @@ func read(path string, s *Session, need Section) error {
 	if err == nil || errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	aside := jsonfile.SetAsideName(path, time.Now())
-	if rerr := os.Rename(path, aside); rerr != nil {
+	aside := jsonfile.SetAsideName(rel, time.Now())
+	if rerr := root.Rename(rel, aside); rerr != nil {
 		return fmt.Errorf("%w: %s: %v (and could not set it aside: %v)", jsonfile.ErrCorrupt, path, err, rerr)
 	}
 	return fmt.Errorf("%w: %s set aside as %s: %v", jsonfile.ErrCorrupt, path, filepath.Base(aside), err)
-}
-
-var errNotRegular = errors.New("not a regular file")
-
-// readRegular reads a regular file of at most maxStateBytes without
-// following a symlink or blocking on a FIFO.
-func readRegular(path string) ([]byte, error) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
-	}
-	if fi.Size() > maxStateBytes {
-		return nil, fmt.Errorf("larger than %d bytes", maxStateBytes)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxStateBytes))
-}
-
-// writeState replaces path with data atomically (temp file in the same
-// folder, then rename), without an fsync: state.json is a cache of the
-// logs, which are the durable record (see spcstr rebuild).
-func writeState(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, werr)
-	}
-	return nil
 }
 
 // Load reads one session's state without locking: state.json is always

@@ -14,6 +14,13 @@ import (
 // or the new one, never a mix, even if the process is killed mid-write; a
 // failed write leaves the old document and no temp file behind.
 func WriteAtomic(root *os.Root, name string, data []byte, perm os.FileMode) error {
+	return Replace(root, name, data, perm, true)
+}
+
+// Replace is WriteAtomic with the fsync optional: without it the rename is
+// still atomic for readers, but a power loss may leave the old document
+// (fine for a file that can be rebuilt).
+func Replace(root *os.Root, name string, data []byte, perm os.FileMode, durable bool) error {
 	dir, base := filepath.Split(name)
 	var (
 		f   *os.File
@@ -40,8 +47,10 @@ func WriteAtomic(root *os.Root, name string, data []byte, perm os.FileMode) erro
 	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
+	if durable {
+		if err := f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err := f.Close(); err != nil {
 		return err
