@@ -14,6 +14,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/testshared"
+	"github.com/dylan-gluck/spcstr/logs"
 )
 
 // corpusItem is one hook invocation captured in ../shared/corpus.
@@ -163,7 +164,7 @@ func countLogged(t testing.TB, p *project) (logged, rejected int) {
 	for _, lp := range paths {
 		n := len(logEntries(t, lp))
 		switch filepath.Base(lp) {
-		case RejectedLog + ".json":
+		case logs.Name(logs.Rejected, "") + logs.Ext:
 			rejected += n
 		case "decisions.json", "repairs.json":
 		default:
@@ -249,7 +250,7 @@ func TestCorpus(t *testing.T) {
 		logged += l
 		rejected += r
 		checkProject(t, p)
-		for _, e := range p.log(RejectedLog) {
+		for _, e := range p.log(logs.Name(logs.Rejected, "")) {
 			reasons[fmt.Sprint(e["reason"])]++
 		}
 	}

@@ -418,14 +418,14 @@ func (r *run) appendLog(ctx context.Context, answer []byte, decisions int) {
 		r.fail("encode log entry: %v", err)
 		return
 	}
-	path := r.layout.LogPath(EventLogName(r.name))
+	path := r.layout.LogPath(logs.Name(logs.Events, r.name))
 	if err := logs.Append(ctx, path, data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes}); err != nil {
 		r.fail("append %s: %v", path, err)
 	}
 }
 
 func (r *run) appendDecisions(ctx context.Context, records []gate.Record) {
-	path := r.layout.LogPath(gate.DecisionsLog)
+	path := r.layout.LogPath(logs.Name(logs.Decisions, ""))
 	for _, rec := range records {
 		data, err := json.Marshal(rec)
 		if err != nil {
@@ -436,21 +436,6 @@ func (r *run) appendDecisions(ctx context.Context, records []gate.Record) {
 			return
 		}
 	}
-}
-
-// RejectedLog is the snake_case name of the log of payloads spcstr refused.
-const RejectedLog = "rejected"
-
-// EventLogName is the log name for an event: its snake_case name, except
-// that an (unknown) event named like one of spcstr's own logs (decisions,
-// rejected, repairs) is logged as event_<name> so it cannot mix with them.
-func EventLogName(name string) string {
-	snake := hookio.SnakeName(name)
-	switch snake {
-	case gate.DecisionsLog, RejectedLog, logs.RepairsName:
-		return "event_" + snake
-	}
-	return snake
 }
 
 // reject notes an unusable payload in rejected.json and writes nothing else.
@@ -473,7 +458,7 @@ func (r *run) reject(ctx context.Context, reason string) {
 	}
 	data, err := json.Marshal(rec)
 	if err == nil {
-		err = logs.Append(ctx, r.layout.LogPath(RejectedLog), data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes})
+		err = logs.Append(ctx, r.layout.LogPath(logs.Name(logs.Rejected, "")), data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes})
 	}
 	if err != nil {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: could not record rejected payload: %v\n", err)

@@ -212,7 +212,7 @@ func genProject(tb testing.TB, dir string, n, others int) *benchProject {
 		otherN++
 	}
 	// Decisions: one in five events of each session got one.
-	dw := w(gate.DecisionsLog)
+	dw := w(logs.Name(logs.Decisions, ""))
 	for j := 0; j < (n+others)/5; j++ {
 		sid := p.id
 		if j%3 == 2 {

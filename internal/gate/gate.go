@@ -170,5 +170,7 @@ type Record struct {
 	Error      string    `json:"error,omitempty"`
 }
 
-// DecisionsLog is the snake_case name of the decision log.
+// DecisionsLog is logs.Name(logs.Decisions, "").
+//
+// Deprecated: use logs.Name; kept until the dashboard's tests switch.
 const DecisionsLog = "decisions"
