@@ -103,6 +103,12 @@ type Phase struct {
 	Issues  []string   `json:"issues,omitempty"`
 }
 
+// Running reports whether the phase has no result yet but its agent has
+// been spawned (the dashboard shows it as running).
+func (p Phase) Running() bool {
+	return p.Status != Pass && p.Status != Fail && p.AgentID != "" && p.RanAt == nil
+}
+
 // Counters are consecutive failures per phase.
 type Counters struct {
 	Review       int `json:"review"`
