@@ -17,7 +17,7 @@ import (
 	"github.com/dylan-gluck/spcstr/logs"
 )
 
-// corpusItem is one hook invocation captured in ../shared/corpus.
+// corpusItem is one hook invocation captured in the captured payload corpus ($SPCSTR_SHARED/corpus).
 type corpusItem struct {
 	file    string
 	index   int
@@ -192,7 +192,7 @@ func checkProject(t testing.TB, p *project) {
 	}
 }
 
-// TestCorpus feeds every payload of ../shared/corpus to the recorder: each
+// TestCorpus feeds every payload of the captured payload corpus ($SPCSTR_SHARED/corpus) to the recorder: each
 // exits 0 and is either logged or in rejected.json.
 func TestCorpus(t *testing.T) {
 	items := loadCorpus(t)

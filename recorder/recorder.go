@@ -3,7 +3,7 @@
 // log, asks the gates (requirements, feedback loop, strategies) whether to
 // answer, and prints at most one JSON answer. It fails open: whatever goes
 // wrong inside spcstr, the hook exits 0 and the user's session goes on
-// (../shared/SPEC.md §8).
+// (docs/answers.md).
 package recorder
 
 import (

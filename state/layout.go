@@ -14,7 +14,7 @@ import (
 const DirName = ".spcstr"
 
 // Layout locates everything spcstr keeps under one project's .spcstr/
-// (../shared/SPEC.md §2). Paths are built only from validated names, so
+// (docs/layout.md). Paths are built only from validated names, so
 // nothing it returns escapes the .spcstr folder.
 type Layout struct {
 	// Root is the project root (the folder holding .spcstr/).
@@ -116,7 +116,7 @@ func Truncate(s string, n int) string {
 	return s[:n]
 }
 
-// FindRoot picks the project root for a hook payload (../shared/SPEC.md §2):
+// FindRoot picks the project root for a hook payload (docs/layout.md):
 // projectDir ($CLAUDE_PROJECT_DIR) when set; otherwise the nearest ancestor
 // of cwd holding .spcstr/; otherwise the git top level of cwd; otherwise cwd.
 func FindRoot(projectDir, cwd string) string {

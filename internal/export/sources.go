@@ -24,7 +24,7 @@ type Sources struct {
 }
 
 // requirementConfigs lists the requirement config files of a project, in
-// the cascade's order (../shared/SPEC.md §2): global, project, local.
+// the cascade's order (docs/layout.md): global, project, local.
 func requirementConfigs(root, home string) []string {
 	var paths []string
 	if home != "" {

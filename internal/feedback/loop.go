@@ -25,7 +25,7 @@ const (
 	maxFilesPerDom = 50
 )
 
-// Loop is .spcstr/sessions/<id>/feedback-loop.json: seed 002's feedback
+// Loop is .spcstr/sessions/<id>/feedback-loop.json: the multi-agent feedback
 // loop state (active, started_at, iteration, modified_domains,
 // domain_phases) plus per-domain consecutive failure counters, escalation,
 // bypass and a history of results.

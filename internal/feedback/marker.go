@@ -11,7 +11,7 @@ const (
 	PhaseTesting      = "testing"
 )
 
-// Result markers agents print (seed 002, "Agent Result Protocol").
+// Result markers agents print (the agent result protocol, docs/feedback-and-strategies.md).
 const (
 	MarkerReviewApproved  = "REVIEW_APPROVED"
 	MarkerReviewRejected  = "REVIEW_REJECTED"
@@ -87,7 +87,7 @@ func isWordByte(c byte) bool {
 }
 
 // Issues extracts the list items that follow the last result marker in an
-// agent's output ("- issue", "* issue", "1. issue"), as seed 002's result
+// agent's output ("- issue", "* issue", "1. issue"), as the agent result
 // protocol writes them, capped in number and length.
 func Issues(text string) []string {
 	_, end, ok := lastMarker(text)

@@ -11,7 +11,7 @@ import (
 	"github.com/goccy/go-yaml"
 )
 
-// Config file names (seed 000 §7): later files win.
+// Config file names (docs/requirements.md): later files win.
 const (
 	GlobalConfigName = "requirements.yaml" // in ~/.claude
 	ProjectConfig    = ".claude/requirements.yaml"
@@ -101,7 +101,7 @@ func (c *Config) EnabledReqs() []*Req {
 
 // Verifies reports whether Stop verifies requirements of scope. "session"
 // in verify_scopes also covers single_use, the other per-session scope
-// (seed 000 §10 blocks on a single_use requirement with the default
+// (the framework blocks on a single_use requirement with the default
 // [session]); "single_use" alone selects only single_use.
 func (h Hooks) Verifies(scope string) bool {
 	if !h.StopVerify {
@@ -246,7 +246,7 @@ func get(m yaml.MapSlice, key string) (any, bool) {
 	return nil, false
 }
 
-// mergeMaps deep-merges override into base (seed 000 §7): mappings merge
+// mergeMaps deep-merges override into base (docs/requirements.md): mappings merge
 // key by key, anything else is replaced. Order: base's keys, then new keys.
 func mergeMaps(base, override yaml.MapSlice) yaml.MapSlice {
 	out := make(yaml.MapSlice, len(base), len(base)+len(override))

@@ -6,7 +6,7 @@ import (
 )
 
 // DefaultSkillMappings are the requirements framework's built-in skill
-// mappings (seed 001 §5): when one of these skills completes, the listed
+// mappings (docs/requirements.md): when one of these skills completes, the listed
 // requirements are satisfied, if they are configured and enabled.
 var DefaultSkillMappings = map[string][]string{
 	"requirements-framework:pre-commit":    {"pre_commit_review"},

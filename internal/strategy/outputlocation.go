@@ -15,7 +15,7 @@ import (
 type outputLocationOptions struct {
 	Common `yaml:",inline"`
 	// Allowed are globs of paths where new files may stay; a folder ends
-	// in "/" and a bare name matches in any folder. Defaults: seed 002's
+	// in "/" and a bare name matches in any folder. Defaults: the orchestration's
 	// .claude/.output/, modules/, docs/, README*, CLAUDE*, CHANGELOG*.
 	Allowed []string `yaml:"allowed"`
 	// Extensions are the kinds of file checked (default [".md"]).
@@ -25,7 +25,7 @@ type outputLocationOptions struct {
 	SkipAgents []string `yaml:"skip_agents"`
 }
 
-// Default allowed output locations (seed 002).
+// Default allowed output locations.
 var defaultAllowed = []string{".claude/.output/", "modules/", "docs/", "README*", "CLAUDE*", "CHANGELOG*"}
 
 type outputLocation struct{ o outputLocationOptions }

@@ -1,5 +1,5 @@
-// Package strategy owns seed 004's strategies as ../shared/SPEC.md §7 fixes
-// them: the built-in strategies (token-budget, clean-state, long-running,
+// Package strategy owns the strategies
+// (docs/feedback-and-strategies.md): the built-in strategies (token-budget, clean-state, long-running,
 // output-location), their `strategies:` section of .spcstr/config.yaml
 // (options, fail_mode, dry_run, hooks), the hooks each declares, the
 // detection of two strategies that block at the same hook (a
@@ -203,8 +203,7 @@ func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 
 // Conflicts finds every pair of enabled strategies that both may block or
 // deny at the same hook (a catch-all tool hook overlaps every tool of its
-// event). Seed 004 treats every overlap as a conflict; ../shared/SPEC.md
-// §7 narrows it to blocking hooks, since non-blocking answers (context,
+// event). Only blocking hooks count: non-blocking answers (context,
 // warnings) merge without surprises.
 func Conflicts(list []*Loaded) []Problem {
 	var out []Problem
