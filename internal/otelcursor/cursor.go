@@ -114,41 +114,48 @@ var ErrCorrupt = errors.New("otel cursor corrupt")
 // (not a regular file, too large, not JSON, an unknown version) is set
 // aside and an empty cursor is returned with an error wrapping ErrCorrupt.
 func Load(l state.Layout) (*Cursor, error) {
+	c, why, err := Peek(l)
+	if err != nil || why == nil {
+		return c, err
+	}
 	path := Path(l)
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return New(), nil
-	}
-	if err != nil {
-		return New(), fmt.Errorf("otel cursor: %w", err)
-	}
-	var why error
-	c := New()
-	switch {
-	case !fi.Mode().IsRegular():
-		why = errors.New("not a regular file")
-	case fi.Size() > maxSize:
-		why = fmt.Errorf("larger than %d bytes", maxSize)
-	default:
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return New(), fmt.Errorf("otel cursor: %w", err)
-		}
-		if err := jsonfile.Decode(data, c); err != nil {
-			why = err
-		} else if c.Version != Version {
-			why = fmt.Errorf("unknown version %d", c.Version)
-		}
-	}
-	if why == nil {
-		c.fill()
-		return c, nil
-	}
 	aside := jsonfile.SetAsideName(path, time.Now())
 	if err := os.Rename(path, aside); err != nil {
 		return New(), fmt.Errorf("%w: %s: %v (and could not set it aside: %v)", ErrCorrupt, path, why, err)
 	}
 	return New(), fmt.Errorf("%w: %s set aside as %s: %v", ErrCorrupt, path, filepath.Base(aside), why)
+}
+
+// Peek reads the cursor without changing anything: a missing one is nil;
+// a damaged one gives its problem as corrupt (and an empty cursor).
+func Peek(l state.Layout) (c *Cursor, corrupt error, err error) {
+	path := Path(l)
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return New(), nil, nil
+	}
+	if err != nil {
+		return New(), nil, fmt.Errorf("otel cursor: %w", err)
+	}
+	c = New()
+	switch {
+	case !fi.Mode().IsRegular():
+		return New(), errors.New("not a regular file"), nil
+	case fi.Size() > maxSize:
+		return New(), fmt.Errorf("larger than %d bytes", maxSize), nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return New(), nil, fmt.Errorf("otel cursor: %w", err)
+	}
+	if err := jsonfile.Decode(data, c); err != nil {
+		return New(), err, nil
+	}
+	if c.Version != Version {
+		return New(), fmt.Errorf("unknown version %d", c.Version), nil
+	}
+	c.fill()
+	return c, nil, nil
 }
 
 func (c *Cursor) fill() {
