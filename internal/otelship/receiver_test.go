@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	colmetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
@@ -34,6 +35,8 @@ type receiver struct {
 	// fail makes the endpoint answer 503 while set.
 	fail     bool
 	requests int
+	// delay slows every answer down (so that a run can be killed midway).
+	delay time.Duration
 }
 
 func newReceiver(t testing.TB) *receiver {
@@ -45,6 +48,18 @@ func newReceiver(t testing.TB) *receiver {
 
 func (r *receiver) URL() string { return r.srv.URL }
 
+func (r *receiver) setDelay(d time.Duration) {
+	r.mu.Lock()
+	r.delay = d
+	r.mu.Unlock()
+}
+
+func (r *receiver) received() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.requests
+}
+
 func (r *receiver) setFail(b bool) {
 	r.mu.Lock()
 	r.fail = b
@@ -54,8 +69,9 @@ func (r *receiver) setFail(b bool) {
 func (r *receiver) handle(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	r.requests++
-	fail := r.fail
+	fail, delay := r.fail, r.delay
 	r.mu.Unlock()
+	time.Sleep(delay)
 	if fail {
 		http.Error(w, "unavailable", http.StatusServiceUnavailable)
 		return

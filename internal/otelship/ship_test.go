@@ -78,7 +78,25 @@ func TestAgentsSessionTree(t *testing.T) {
 	if st.Events != 23 {
 		t.Errorf("shipped %d events, want the capture's 23", st.Events)
 	}
-	tr := tree{t, r.uniqueSpans(t)}
+	checkAgentsTree(t, r, l, id)
+	if n := len(r.uniqueLogs(t)); n != 23 {
+		t.Errorf("got %d log records, want one per event (23)", n)
+	}
+	if n := len(r.uniqueSpans(t)); n != 8 {
+		t.Errorf("got %d spans, want 8", n)
+	}
+}
+
+// checkAgentsTree checks the agents capture's trace and its log records
+// and metrics, as received by r.
+func checkAgentsTree(t *testing.T, r *receiver, l state.Layout, id string) {
+	t.Helper()
+	tr := tree{t, map[string]*tracepb.Span{}}
+	for k, s := range r.uniqueSpans(t) {
+		if hex.EncodeToString(s.TraceId) == strings.ReplaceAll(id, "-", "") {
+			tr.spans[k] = s
+		}
+	}
 	root := tr.one("session")
 	if want := strings.ReplaceAll(id, "-", ""); hex.EncodeToString(root.TraceId) != want {
 		t.Errorf("trace id %x, want the session id %s", root.TraceId, want)
@@ -121,12 +139,11 @@ func TestAgentsSessionTree(t *testing.T) {
 		t.Errorf("got %d spans, want 8: %v", len(tr.spans), tr.names())
 	}
 
-	logs := r.uniqueLogs(t)
-	if len(logs) != 23 {
-		t.Errorf("got %d log records, want one per event (23)", len(logs))
-	}
 	names := map[string]int{}
-	for _, rec := range logs {
+	for _, rec := range r.uniqueLogs(t) {
+		if attr(rec.Attributes, "session.id") != id {
+			continue
+		}
 		names[attr(rec.Attributes, "event.name")]++
 		if attr(rec.Attributes, "session.id") != id || hex.EncodeToString(rec.TraceId) != hex.EncodeToString(root.TraceId) {
 			t.Errorf("log record %s not tied to the session's trace", attr(rec.Attributes, "event.name"))
@@ -165,10 +182,21 @@ func modelOf(t testing.TB, l state.Layout, id string) string {
 
 func TestDeniedCallCarriesItsDecision(t *testing.T) {
 	l := newProject(t)
-	replay(t, l, "basic", "Bash")
+	id := replay(t, l, "basic", "Bash")
 	r := newReceiver(t)
 	ship(t, l, r, otelship.Options{})
-	tr := tree{t, r.uniqueSpans(t)}
+	checkDenied(t, r, id)
+}
+
+// checkDenied checks the basic capture with its Bash calls denied.
+func checkDenied(t *testing.T, r *receiver, id string) {
+	t.Helper()
+	tr := tree{t, map[string]*tracepb.Span{}}
+	for k, s := range r.uniqueSpans(t) {
+		if hex.EncodeToString(s.TraceId) == strings.ReplaceAll(id, "-", "") {
+			tr.spans[k] = s
+		}
+	}
 	bash := tr.byName("execute_tool Bash")
 	if len(bash) != 2 {
 		t.Fatalf("want 2 Bash calls, got %d", len(bash))
