@@ -31,7 +31,7 @@ func run() int {
 	c.Version = cmd.Version()
 	c.SilenceErrors = true
 	if err := c.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "spcstr otel:", err)
+		fmt.Fprintln(os.Stderr, "spcstr otel:", otelship.Printable(err.Error()))
 		return 1
 	}
 	return 0

@@ -49,7 +49,7 @@ func Follow(ctx context.Context, opt Options, progress io.Writer) error {
 				return nil
 			}
 			backoff = min(max(2*backoff, 2*time.Second), time.Minute)
-			status = fmt.Sprintf(" · failed, retrying in %s: %v", backoff, err)
+			status = fmt.Sprintf(" · failed, retrying in %s: %s", backoff, Printable(err.Error()))
 		} else {
 			backoff = 0
 		}
