@@ -11,8 +11,8 @@ import (
 	reqs "github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
 	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/tui/feedback"
-	"github.com/dylan-gluck/spcstr/tui/requirements"
+	"github.com/dylan-gluck/spcstr/tui/looppane"
+	"github.com/dylan-gluck/spcstr/tui/reqpane"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/watch"
@@ -68,11 +68,11 @@ func historyCmd(l state.Layout, id string) tea.Cmd {
 	return func() tea.Msg { return historyMsg{store.ReadHistory(l, id)} }
 }
 
-func reqCmd(ctx context.Context, load requirements.Loader, req requirements.Request) tea.Cmd {
+func reqCmd(ctx context.Context, load reqpane.Loader, req reqpane.Request) tea.Cmd {
 	return func() tea.Msg { return reqMsg{id: req.SessionID, view: load(ctx, req)} }
 }
 
-func feedbackCmd(ctx context.Context, load feedback.Loader, req feedback.Request) tea.Cmd {
+func feedbackCmd(ctx context.Context, load looppane.Loader, req looppane.Request) tea.Cmd {
 	return func() tea.Msg { return feedbackMsg{id: req.SessionID, view: load(ctx, req)} }
 }
 
@@ -112,13 +112,53 @@ func tickCmd(d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-func actionCmd(ctx context.Context, act requirements.Action, req requirements.Request, name, done string) tea.Cmd {
+func actionCmd(ctx context.Context, act reqpane.Action, req reqpane.Request, name, done string) tea.Cmd {
 	return func() tea.Msg {
 		if err := act(ctx, req, name); err != nil {
 			return actionDoneMsg{err: err}
 		}
 		return actionDoneMsg{text: done}
 	}
+}
+
+// The requirement and loop panes' reads, and the requirement actions.
+
+func (m *Model) reqRequest() reqpane.Request {
+	r := reqpane.Request{Root: m.opt.Layout.Root, SessionID: m.selected}
+	if s, ok := m.st.Summary(m.selected); ok {
+		r.Branch = s.Branch
+	}
+	return r
+}
+
+func (m *Model) loadReq() tea.Cmd {
+	return reqCmd(m.ctx, m.opt.Requirements, m.reqRequest())
+}
+
+func (m *Model) loadFeedback() tea.Cmd {
+	return feedbackCmd(m.ctx, m.opt.Feedback, looppane.Request{Root: m.opt.Layout.Root, SessionID: m.selected})
+}
+
+func (m *Model) runAction(a reqpane.ActionMsg) tea.Cmd {
+	var act reqpane.Action
+	var done string
+	switch a.Kind {
+	case "satisfy-session":
+		act, done = m.opt.ReqActions.SatisfySession, "satisfied for this session: "+a.Name
+	case "satisfy-branch":
+		act, done = m.opt.ReqActions.SatisfyBranch, "satisfied for the branch: "+a.Name
+	case "clear":
+		act, done = m.opt.ReqActions.Clear, "cleared: "+a.Name
+	}
+	if act == nil {
+		m.flash("satisfy and clear are " + reqpane.ComingSoon)
+		return nil
+	}
+	if a.Name == "" {
+		m.flash("no requirement selected")
+		return nil
+	}
+	return actionCmd(m.ctx, act, m.reqRequest(), a.Name, done)
 }
 
 // RequirementsDir is the folder holding requirement state for the project
