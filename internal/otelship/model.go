@@ -283,8 +283,7 @@ func (x *shipper) openTool(it *item, ss *otelcursor.Session, root string) *otelc
 		sAttr(attrToolName, ev.ToolName), sAttr(attrToolUseID, ev.ToolUseID),
 		sAttr(attrGenAIOp, "execute_tool"), sAttr(attrGenAITool, ev.ToolName), sAttr(attrGenAICallID, ev.ToolUseID),
 	}
-	in := ev.Input()
-	if p := x.relPath(nonEmpty(in.FilePath, in.NotebookPath)); p != "" {
+	if p := x.relPath(it.path); p != "" {
 		attrs = append(attrs, sAttr(attrFilePath, p))
 	}
 	if x.opt.IncludeContent && len(ev.ToolInput) > 0 {
@@ -482,7 +481,7 @@ func (x *shipper) logEvent(it *item, on string) {
 	add("source", ev.Source)
 	add("reason", ev.Reason)
 	add("notification_type", ev.NotificationType)
-	add(attrFilePath, x.relPath(nonEmpty(ev.Input().FilePath, ev.FilePath)))
+	add(attrFilePath, x.relPath(nonEmpty(it.path, ev.FilePath)))
 	if o := it.outcome; o != nil {
 		attrs = append(attrs, attribute.Float64("spcstr.hook.duration_ms", o.DurationMS))
 		if o.Decisions > 0 {

@@ -41,6 +41,8 @@ type item struct {
 	ev      *hookio.Event
 	outcome *logs.Outcome
 	dec     *gate.Record
+	// path is the file the tool call works on (tool_input's file_path).
+	path string
 }
 
 // delta is everything new in a project's logs since the cursor.
@@ -50,6 +52,8 @@ type delta struct {
 	order []*item
 	// decisions indexes the decisions by the event they judged.
 	decisions map[decKey][]*gate.Record
+	// more says that entries were left for another pass.
+	more bool
 }
 
 // decKey finds the decisions of one event: the recorder stamps them with
@@ -63,10 +67,12 @@ type decKey struct {
 // record without their payload's fields.
 const maxEntry = 8 << 20
 
-// readDelta reads every shipped log of the project from the cursor's
-// offsets. Entries stamped after cutoff (when it is not zero) are left for
-// a later pass: their decisions may not be written yet.
-func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time) (*delta, error) {
+// readDelta reads the shipped logs of the project from the cursor's
+// offsets: about limit entries in all, so that memory stays bounded
+// however large the backlog (d.more then says to call again). Entries
+// stamped after cutoff (when it is not zero) are left for a later pass:
+// their decisions may not be written yet.
+func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time, limit int, content bool) (*delta, error) {
 	dirEntries, err := os.ReadDir(l.LogsDir())
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -86,6 +92,11 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time) (*delta, 
 		return isDecisions(names[i]) != isDecisions(names[j]) && !isDecisions(names[i])
 	})
 	d := &delta{decisions: map[decKey][]*gate.Record{}}
+	perFile := max(1, limit/max(1, len(names)))
+	// boundary is the earliest time at which a file's read stopped short:
+	// entries after it in other files wait for the next pass, so that
+	// every pass ships a time-ordered prefix of all the logs.
+	var boundary time.Time
 	for _, name := range names {
 		path := filepath.Join(l.LogsDir(), name)
 		fi, err := os.Lstat(path)
@@ -96,7 +107,7 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time) (*delta, 
 		idx := len(d.files)
 		decs := isDecisions(name)
 		_, _, err = logs.TailEntries(path, c.Offset(name, f.id), func(raw []byte, end int64) error {
-			it := decode(raw, decs)
+			it := decode(raw, decs, content)
 			if it == nil {
 				// Not an entry spcstr wrote: nothing to ship, but move past it.
 				it = &item{}
@@ -106,14 +117,26 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time) (*delta, 
 			}
 			it.file, it.end = idx, end
 			f.entries = append(f.entries, it)
+			if len(f.entries) >= perFile {
+				return logs.ErrStop
+			}
 			return nil
 		})
 		if err != nil && !errors.Is(err, errStopBefore) {
 			return nil, fmt.Errorf("read %s: %w", path, err)
 		}
+		if len(f.entries) >= perFile {
+			d.more = true
+			if last := f.entries[len(f.entries)-1].ts; boundary.IsZero() || last.Before(boundary) {
+				boundary = last
+			}
+		}
 		if len(f.entries) > 0 {
 			d.files = append(d.files, f)
 		}
+	}
+	if !boundary.IsZero() {
+		cutAt(d, boundary)
 	}
 	for i, f := range d.files {
 		for _, it := range f.entries {
@@ -128,6 +151,34 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time) (*delta, 
 	return d, nil
 }
 
+// cutAt leaves the entries after t (from the first one in each file) for
+// the next pass, unless that would leave nothing at all.
+func cutAt(d *delta, t time.Time) {
+	kept := make([][]*item, len(d.files))
+	n := 0
+	for i, f := range d.files {
+		k := len(f.entries)
+		for j, it := range f.entries {
+			if it.ts.After(t) {
+				k = j
+				break
+			}
+		}
+		kept[i] = f.entries[:k]
+		n += k
+	}
+	if n == 0 {
+		return
+	}
+	files := d.files[:0]
+	for i, f := range d.files {
+		if f.entries = kept[i]; len(f.entries) > 0 {
+			files = append(files, f)
+		}
+	}
+	d.files = files
+}
+
 // errStopBefore ends a file's read before the entry that returned it.
 var errStopBefore = errors.New("stop before this entry")
 
@@ -136,7 +187,8 @@ func isDecisions(name string) bool {
 }
 
 // decode reads one log entry. It returns nil for anything that is not one.
-func decode(raw []byte, decision bool) *item {
+// Without content, the payload's bulky fields are dropped at once.
+func decode(raw []byte, decision, content bool) *item {
 	sum := sha256.Sum256(raw)
 	it := &item{uid: hex.EncodeToString(sum[:16])}
 	if decision {
@@ -155,6 +207,19 @@ func decode(raw []byte, decision bool) *item {
 	if len(e.Input) <= maxEntry {
 		if ev, err := hookio.Decode(e.Input); err == nil {
 			it.ev = ev
+			ev.Raw = nil
+			if !content {
+				ev.ToolResponse, ev.ToolCalls, ev.BackgroundTasks = nil, nil, nil
+				ev.LastAssistantMessage, ev.CompactSummary, ev.Message = "", "", ""
+			}
+			in := ev.Input()
+			it.path = in.FilePath
+			if it.path == "" {
+				it.path = in.NotebookPath
+			}
+			if !content {
+				ev.ToolInput = nil
+			}
 		}
 	}
 	if it.ev == nil {

@@ -53,6 +53,9 @@ type Options struct {
 	Settle time.Duration
 	// Batch is the number of entries per export round (default DefaultBatch).
 	Batch int
+	// PassEntries bounds the entries read into memory at once (default
+	// 20,000); a larger backlog is shipped in several passes.
+	PassEntries int
 	// Version is spcstr's version (service.version).
 	Version string
 	// Now is the clock (default time.Now).
@@ -122,6 +125,9 @@ func Ship(ctx context.Context, opt Options) (Stats, error) {
 	if o.Batch <= 0 {
 		o.Batch = DefaultBatch
 	}
+	if o.PassEntries <= 0 {
+		o.PassEntries = defaultPassEntries
+	}
 	if !o.Layout.Exists() {
 		return Stats{}, ErrNoProject
 	}
@@ -138,31 +144,47 @@ func Ship(ctx context.Context, opt Options) (Stats, error) {
 	if o.Settle > 0 {
 		cutoff = o.Now().Add(-o.Settle)
 	}
-	d, err := readDelta(o.Layout, cur, cutoff)
-	if err != nil {
-		return Stats{}, err
+	x := &shipper{ctx: ctx, opt: o, cur: cur, states: map[string]*state.Session{}}
+	for {
+		d, err := readDelta(o.Layout, cur, cutoff, o.PassEntries, o.IncludeContent)
+		if err != nil {
+			return x.stats, err
+		}
+		if len(d.order) == 0 {
+			return x.stats, nil
+		}
+		if x.p == nil {
+			x.p, err = newPipeline(ctx, o, x.registerMetrics)
+			if err != nil {
+				return x.stats, err
+			}
+			defer x.p.shutdown(context.WithoutCancel(ctx))
+		}
+		if err := x.pass(d); err != nil {
+			return x.stats, err
+		}
+		if !d.more {
+			return x.stats, nil
+		}
 	}
-	if len(d.order) == 0 {
-		return Stats{}, nil
-	}
-	x := &shipper{
-		ctx: ctx, opt: o, cur: cur, d: d, states: map[string]*state.Session{},
-		touched: map[string]bool{}, decSpan: map[decKey]traceSpanID{},
-	}
-	x.p, err = newPipeline(ctx, o, x.registerMetrics)
-	if err != nil {
-		return Stats{}, err
-	}
-	defer x.p.shutdown(context.WithoutCancel(ctx))
+}
+
+// defaultPassEntries bounds the entries one pass holds in memory.
+const defaultPassEntries = 20000
+
+// pass ships one delta, batch by batch, moving the cursor after each.
+func (x *shipper) pass(d *delta) error {
+	o, cur := x.opt, x.cur
+	x.d, x.touched, x.decSpan = d, map[string]bool{}, map[decKey]traceSpanID{}
 	for start := 0; start < len(d.order); start += o.Batch {
 		chunk := d.order[start:min(start+o.Batch, len(d.order))]
 		before := x.stats
 		for _, it := range chunk {
 			x.process(it)
 		}
-		if err := x.p.export(ctx); err != nil {
-			shipped := before
-			return shipped, fmt.Errorf("%s: %w (%d entries not shipped; the next run resumes there)", o.Endpoint, err, len(d.order)-start)
+		if err := x.p.export(x.ctx); err != nil {
+			x.stats = before
+			return fmt.Errorf("%s: %w (%d entries of this pass not shipped; the next run resumes there)", o.Endpoint, err, len(d.order)-start)
 		}
 		x.touched = map[string]bool{}
 		for _, it := range chunk {
@@ -172,10 +194,10 @@ func Ship(ctx context.Context, opt Options) (Stats, error) {
 		x.forgetRenamed()
 		cur.Endpoint = o.Endpoint
 		if err := cur.Save(o.Layout, o.Now()); err != nil {
-			return x.stats, err
+			return err
 		}
 	}
-	return x.stats, nil
+	return nil
 }
 
 // forgetRenamed drops cursor entries of files that no longer exist under

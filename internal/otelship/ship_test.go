@@ -337,3 +337,32 @@ func TestUnreachableThenResume(t *testing.T) {
 		t.Errorf("after resuming: %d log records, want 23", n)
 	}
 }
+
+// TestSmallPassesShipTheSame ships in passes of a few entries (the memory
+// bound a large backlog gets) and checks the result is the one-pass one.
+func TestSmallPassesShipTheSame(t *testing.T) {
+	one, many := newProject(t), newProject(t)
+	for _, l := range []state.Layout{one, many} {
+		replay(t, l, "agents", "")
+		replay(t, l, "basic", "Bash")
+	}
+	r1, r2 := newReceiver(t), newReceiver(t)
+	want := ship(t, one, r1, otelship.Options{})
+	st := ship(t, many, r2, otelship.Options{PassEntries: 5, Batch: 3})
+	if st != want || st.Decisions != 2 {
+		t.Errorf("small passes shipped %+v, one pass %+v", st, want)
+	}
+	s1, s2 := r1.uniqueSpans(t), r2.uniqueSpans(t)
+	if len(s1) != len(s2) {
+		t.Errorf("one pass: %d spans; small passes: %d", len(s1), len(s2))
+	}
+	for id, s := range s1 {
+		if o := s2[id]; o == nil || o.Name != s.Name || string(o.ParentSpanId) != string(s.ParentSpanId) ||
+			o.StartTimeUnixNano != s.StartTimeUnixNano || o.EndTimeUnixNano != s.EndTimeUnixNano || len(o.Events) != len(s.Events) {
+			t.Errorf("span %s (%s) differs when shipped in small passes", id, s.Name)
+		}
+	}
+	if n1, n2 := len(r1.uniqueLogs(t)), len(r2.uniqueLogs(t)); n1 != n2 || n1 != want.Events+want.Decisions {
+		t.Errorf("log records: one pass %d, small passes %d, want %d", n1, n2, want.Events+want.Decisions)
+	}
+}
