@@ -52,6 +52,7 @@ requirements and the review/test feedback loop, and writes session summaries
 		newDoctorCmd(),
 		newVersionCmd(),
 		newDemoCmd(),
+		newOtelCmd(),
 	)
 	addTUI(root)
 	return root
