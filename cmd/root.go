@@ -55,6 +55,7 @@ requirements and the review/test feedback loop, and writes session summaries
 		newRebuildCmd(),
 		newVersionCmd(),
 		newDemoCmd(),
+		newOtelCmd(),
 	)
 	addTUI(root)
 	return root

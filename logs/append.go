@@ -1,5 +1,7 @@
-// Package logs owns .spcstr/logs/*.json: one JSON array per event type, at
-// rest always a valid array, appended in constant time whatever its size.
+// Package logs owns .spcstr/logs/*.json: which files are logs and what
+// they are called (Kind, Name, Classify), how an entry is appended, and
+// how logs are read. Each log is one JSON array, at rest always valid,
+// appended in constant time whatever its size.
 //
 // Format: "[\n" + one entry per line, lines joined by ",\n" + "\n]\n". An
 // append takes the log's lock, overwrites the closing bracket with
@@ -10,7 +12,11 @@
 // marker), or else by the next append (the partial line is cut off and kept
 // in repairs.json); a file that is not a log at all (or a folder, a FIFO) is
 // set aside, never overwritten. No path below .spcstr/ is followed out of
-// it. Readers tolerate a torn tail.
+// it. A log over its size limit is rotated to <name>.<n>.json.
+//
+// Readers tolerate a torn tail: Stream and Scan read a whole log, Tail
+// follows one from an offset, TailWindow reads the end of one and Backward
+// searches one from its end. docs/logs.md describes the format.
 package logs
 
 import (
@@ -40,9 +46,6 @@ type Options struct {
 	// (used for repairs.json itself).
 	NoRepairLog bool
 }
-
-// RepairsName is the log that keeps the bytes cut off torn tails.
-const RepairsName = "repairs"
 
 // InflightDir is the folder (below the logs folder) that holds one marker
 // per append under way: created before the log is touched, removed once the
@@ -95,7 +98,7 @@ func noteRepair(ctx context.Context, root *os.Root, rel string, repaired []byte,
 		"file":      filepath.Base(rel),
 		"dropped":   strings.ToValidUTF8(string(repaired), "\uFFFD"),
 	})
-	_ = Append(ctx, filepath.Join(root.Name(), filepath.Dir(rel), RepairsName+".json"), rec, Options{NoRepairLog: true})
+	_ = Append(ctx, filepath.Join(root.Name(), filepath.Dir(rel), Name(Repairs, "")+Ext), rec, Options{NoRepairLog: true})
 }
 
 func lockName(rel string) string {
@@ -158,7 +161,7 @@ func RepairInterrupted(ctx context.Context, dir string) error {
 				errs = append(errs, fmt.Errorf("repair %s: %w", name, err))
 				continue
 			}
-			noteRepair(ctx, root, logRel, repaired, Options{NoRepairLog: name == RepairsName+".json"})
+			noteRepair(ctx, root, logRel, repaired, Options{NoRepairLog: name == Name(Repairs, "")+Ext})
 			continue
 		}
 		lf.Close()
@@ -498,9 +501,9 @@ func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\r' || b == '\
 
 // rotate moves a full log to the first free <name>.<n>.json.
 func rotate(root *os.Root, rel string) error {
-	base := strings.TrimSuffix(rel, ".json")
+	base := strings.TrimSuffix(rel, Ext)
 	for n := 1; n < 100000; n++ {
-		target := fmt.Sprintf("%s.%d.json", base, n)
+		target := segmentName(base, n)
 		if _, err := root.Lstat(target); errors.Is(err, os.ErrNotExist) {
 			if err := root.Rename(rel, target); err != nil {
 				return fmt.Errorf("rotate log: %w", err)

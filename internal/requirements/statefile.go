@@ -12,7 +12,8 @@ import (
 // StateVersion is the schema version the Python framework writes.
 const StateVersion = "1.0"
 
-// File is one branch's state file, in the requirements framework's schema.
+// File is one branch's state file, in the requirements framework's schema
+// (docs/requirements.md).
 // Times are Unix seconds. Fields this package does not know
 // are kept as they were read and written back unchanged, so a file shared
 // with the Python framework (or a newer spcstr) loses nothing.
