@@ -57,6 +57,9 @@ type Loop struct {
 	// Bypass is set when a configured orchestration skill ran this
 	// session: it owns the loop, so Stop is not blocked.
 	Bypass *Bypass `json:"bypass,omitempty"`
+	// TranscriptScanned is how far (bytes) Stop has searched the session's
+	// transcript for bypass_pattern; the next Stop reads on from there.
+	TranscriptScanned int64 `json:"transcript_scanned,omitempty"`
 	// Loops counts the loops started in this session.
 	Loops int `json:"loops"`
 	// History lists every result and loop event, oldest first (capped).
@@ -381,7 +384,12 @@ func (l *Loop) Apply(c *Config, lim Limits, r AgentResult, now time.Time) Outcom
 		if t.pass {
 			status = Pass
 		}
+		counted := false
 		for _, d := range t.domains {
+			if t.pass && l.outOfOrder(d, t.phase, Result{At: now, Agent: r.Agent, AgentID: r.AgentID, Marker: t.marker, Status: status}) {
+				continue
+			}
+			counted = true
 			ph := l.DomainPhases[d].Get(t.phase)
 			at := now
 			*ph = Phase{Status: status, Agent: r.Agent, AgentID: r.AgentID, Marker: t.marker, RanAt: &at, Issues: t.issues}
@@ -403,7 +411,7 @@ func (l *Loop) Apply(c *Config, lim Limits, r AgentResult, now time.Time) Outcom
 				l.LastFailure = &last
 			}
 		}
-		if t.marker == MarkerTestsFailed {
+		if t.marker == MarkerTestsFailed && counted {
 			testsFailed = true
 		}
 	}
