@@ -259,6 +259,13 @@ func (r *run) runGates(ctx context.Context, s *state.Session) (*hookio.Answer, [
 		}
 		all = append(all, verdicts...)
 	}
+	// Escalations go to the advisors (the escalation-advisor strategy).
+	advice, adviceRecs, adviceFailures := gate.Advise(ctx, gates, in, all, r.opt.Now)
+	for _, msg := range adviceFailures {
+		s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: msg})
+		fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s\n", msg)
+	}
+	all, records = append(all, advice...), append(records, adviceRecs...)
 	for i := range records {
 		records[i].RequestID, records[i].SessionID, records[i].Timestamp = reqID, s.SessionID, r.now
 		records[i].Hook = r.name
