@@ -17,7 +17,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
-// capture is one line of a harness capture (../shared/harness/captures):
+// capture is one line of a harness capture ($SPCSTR_SHARED/harness/captures):
 // what real Claude Code sent to a hook.
 type capture struct {
 	Event      string          `json:"event"`
