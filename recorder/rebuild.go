@@ -57,13 +57,13 @@ func SessionEvents(layout state.Layout) (map[string]int, error) {
 // eachEventLog calls fn for every event log of the project (rotated parts
 // included), skipping spcstr's own logs.
 func eachEventLog(layout state.Layout, fn func(path string) error) error {
-	paths, err := filepath.Glob(filepath.Join(layout.LogsDir(), "*"+logs.Ext))
+	paths, err := filepath.Glob(filepath.Join(layout.LogsDir(), "*.json"))
 	if err != nil {
 		return err
 	}
 	for _, p := range paths {
 		if logs.Classify(filepath.Base(p)).Kind != logs.Events {
-			continue // spcstr's own logs, and files that are not logs
+			continue // spcstr's own logs, and anything that is not a log
 		}
 		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
 			continue
