@@ -9,6 +9,7 @@ package recorder
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -103,11 +104,17 @@ func (r *run) fail(format string, args ...any) {
 
 func (r *run) handle(ctx context.Context) {
 	r.now = r.start.UTC()
-	raw, readErr := io.ReadAll(io.LimitReader(r.opt.Stdin, hookio.MaxPayloadBytes+1))
+	raw, readErr := hookio.ReadPayload(r.opt.Stdin, stdinTimeout(r.opt.Getenv))
 	r.raw = raw
 	ev, decErr := hookio.Decode(raw)
 	if decErr == nil {
 		r.ev = ev
+		if errors.Is(readErr, hookio.ErrStdinTimeout) {
+			// What arrived is a whole payload: record it, and say why
+			// the hook took so long.
+			r.errs = append(r.errs, readErr.Error())
+			readErr = nil
+		}
 	}
 
 	cwd := ""
@@ -115,19 +122,13 @@ func (r *run) handle(ctx context.Context) {
 		cwd = ev.Cwd
 	}
 	r.layout = state.Layout{Root: state.FindRoot(r.opt.Getenv("CLAUDE_PROJECT_DIR"), cwd)}
-	if !r.layout.Exists() {
-		if r.opt.Getenv("SPCSTR_AUTO_INIT") != "1" {
-			return // not a spcstr project: do nothing
+	if err := prepareDirs(r.layout, r.opt.Getenv("SPCSTR_AUTO_INIT") == "1"); err != nil {
+		if err != errNotProject {
+			r.fail("%v", err)
 		}
-		if err := os.MkdirAll(r.layout.LogsDir(), 0o755); err != nil {
-			r.fail("auto-init %s: %v", r.layout.Dir(), err)
-			return
-		}
-	}
-	if err := os.MkdirAll(r.layout.LogsDir(), 0o755); err != nil {
-		r.fail("create %s: %v", r.layout.LogsDir(), err)
 		return
 	}
+	r.repairLogs(ctx)
 	cfg, err := config.Load(r.layout.ConfigPath())
 	if err != nil {
 		r.fail("%v (using defaults)", err)
