@@ -20,11 +20,13 @@ import (
 
 var (
 	buildOnce sync.Once
+	builtDir  string // removed by TestMain after the run
 	builtBin  string
 	buildErr  error
 )
 
-// spcstrBinary builds cmd/spcstr once per test run.
+// spcstrBinary builds cmd/spcstr once per test run, into a folder TestMain
+// removes when the run ends.
 func spcstrBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -33,6 +35,7 @@ func spcstrBinary(t testing.TB) string {
 			buildErr = err
 			return
 		}
+		builtDir = dir
 		builtBin = filepath.Join(dir, "spcstr")
 		cmd := exec.Command("go", "build", "-o", builtBin, "github.com/dylan-gluck/spcstr/cmd/spcstr")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
