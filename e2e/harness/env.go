@@ -53,6 +53,22 @@ func Require(t testing.TB) *Env {
 	return &Env{Claude: claude, Hookwrap: Build(t, "github.com/dylan-gluck/spcstr/e2e/harness/hookwrap", "hookwrap")}
 }
 
+// Open returns the installed harness outside a test, building the wrapper
+// into dir.
+func Open(dir string) (*Env, error) {
+	claude, err := FindClaude()
+	if err != nil {
+		return nil, fmt.Errorf("%w\n%s", err, HowToRun)
+	}
+	bin := filepath.Join(dir, "hookwrap")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/dylan-gluck/spcstr/e2e/harness/hookwrap")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go build hookwrap: %w\n%s", err, out)
+	}
+	return &Env{Claude: claude, Hookwrap: bin}, nil
+}
+
 // Build builds a command of this module into the test's temporary folder
 // (CGO_ENABLED=0, as spcstr is released) and returns the binary's path.
 func Build(t testing.TB, pkg, name string) string {
