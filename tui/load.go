@@ -11,58 +11,31 @@ import (
 	reqs "github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
 	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/tui/data"
 	"github.com/dylan-gluck/spcstr/tui/feedback"
 	"github.com/dylan-gluck/spcstr/tui/requirements"
+	"github.com/dylan-gluck/spcstr/tui/store"
+	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/watch"
 )
 
 // The commands below are the dashboard's only I/O. Each reads what it is
 // asked for and returns a message; Update never touches the disk.
 
-// firstChunk is how many sessions are read before the first full frame;
-// the rest follow in chunks of chunk.
-const (
-	firstChunk = 60
-	chunk      = 200
-	// ringSize is how many events are kept per session.
-	ringSize = 200
-	// allSize is how many events are kept across sessions.
-	allSize = 500
-	// historyBytes bounds the backwards search of each log for a selected
-	// session's older events; historyWant is how many events in the tail
-	// make the search unnecessary.
-	historyBytes = 1 << 20
-	historyWant  = 50
-)
-
 func listingCmd(l state.Layout) tea.Cmd {
 	return func() tea.Msg {
-		list, err := data.ListSessions(l)
+		list, err := store.ListSessions(l)
 		return listingMsg{list: list, err: err, missing: !l.Exists()}
 	}
 }
 
-// summariesCmd reads the given sessions' state; the state of keep ("*":
-// every one) is returned whole. next is carried to the result so that
-// startup reading goes on chunk by chunk.
-func summariesCmd(l state.Layout, list []data.Listing, keep string, next []data.Listing, startup, queued bool) tea.Cmd {
-	return func() tea.Msg {
-		msg := summariesMsg{next: next, startup: startup, queued: queued, states: map[string]*state.Session{}}
-		for _, li := range list {
-			sum, s := data.LoadSession(l, li.ID, li.ModTime)
-			msg.sums = append(msg.sums, sum)
-			if keep == "*" || li.ID == keep {
-				msg.states[li.ID] = s
-			}
-		}
-		return msg
-	}
+// sessionsCmd reads the session states the store asks for.
+func sessionsCmd(l state.Layout, r store.SessionsRead) tea.Cmd {
+	return func() tea.Msg { return sessionsMsg{store.ReadSessions(l, r)} }
 }
 
 func registryCmd(path string, alive func(int) bool) tea.Cmd {
 	return func() tea.Msg {
-		reg := data.LoadRegistry(path)
+		reg := registry.Load(path)
 		return registryMsg{reg: reg, alive: aliveMap(reg, alive)}
 	}
 }
@@ -84,23 +57,15 @@ func aliveMap(reg registry.File, alive func(int) bool) map[int]bool {
 }
 
 func tailStartCmd(l state.Layout) tea.Cmd {
-	return func() tea.Msg {
-		evs, offs := data.TailStart(l.LogsDir())
-		return tailMsg{evs: evs, offsets: offs, initial: true}
-	}
+	return func() tea.Msg { return tailMsg{store.ReadTailStart(l)} }
 }
 
-func tailCmd(paths []string, offs data.Offsets) tea.Cmd {
-	return func() tea.Msg {
-		evs, next := data.TailNew(paths, offs)
-		return tailMsg{evs: evs, offsets: next}
-	}
+func tailCmd(r store.TailRead) tea.Cmd {
+	return func() tea.Msg { return tailMsg{store.ReadTail(r)} }
 }
 
 func historyCmd(l state.Layout, id string) tea.Cmd {
-	return func() tea.Msg {
-		return historyMsg{id: id, evs: data.History(l.LogsDir(), id, ringSize, historyBytes)}
-	}
+	return func() tea.Msg { return historyMsg{store.ReadHistory(l, id)} }
 }
 
 func reqCmd(ctx context.Context, load requirements.Loader, req requirements.Request) tea.Cmd {
@@ -116,6 +81,9 @@ func strategiesCmd(l state.Layout) tea.Cmd {
 	return func() tea.Msg {
 		cfg, err := config.Load(l.ConfigPath())
 		msg := strategiesMsg{active: strategy.Active(cfg), dryRun: cfg.DryRun, err: err}
+		for i := range msg.active {
+			msg.active[i].Name = text.Sanitize(msg.active[i].Name)
+		}
 		for _, p := range strategy.Validate(cfg) {
 			msg.conflict = msg.conflict || p.Kind == strategy.ProblemConflict
 		}
@@ -155,7 +123,7 @@ func actionCmd(ctx context.Context, act requirements.Action, req requirements.Re
 
 // RequirementsDir is the folder holding requirement state for the project
 // at root: <git common dir>/requirements, or .spcstr/requirements outside
-// git (../shared/SPEC.md §2).
+// git (docs/layout.md).
 func RequirementsDir(root string) string {
 	return reqs.Locate(root).Dir
 }

@@ -1,11 +1,12 @@
 // Package tui is spcstr's live dashboard (spcstr tui): a Bubble Tea program
 // that shows a project's Claude Code sessions from the files the recorder
-// writes under .spcstr/, and follows them as they change. A small root model
-// lays out and routes keys to one component per pane (sessions, detail,
-// events, requirements, feedback); all file reading happens in tea.Cmds
-// (package data), changes arrive from fsnotify (package watch), and every
-// style comes from package theme. It never imports the recorder: the two
-// meet only in files.
+// writes under .spcstr/, and follows them as they change. The root model
+// (model.go) only routes: what is read goes to the session store (package
+// store, no Bubble Tea in it), keys and the mouse to the focused pane (one
+// package per pane), and the chrome around the panes (header, footer, help)
+// is drawn in chrome.go. All file reading happens in tea.Cmds (load.go),
+// changes arrive from fsnotify (package watch), and every style comes from
+// package theme. It never imports the recorder: the two meet only in files.
 package tui
 
 import (

@@ -20,9 +20,9 @@ import (
 
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/chart"
-	"github.com/dylan-gluck/spcstr/tui/data"
 	"github.com/dylan-gluck/spcstr/tui/scroll"
 	"github.com/dylan-gluck/spcstr/tui/sessions"
+	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
@@ -53,7 +53,7 @@ type Model struct {
 	row    sessions.Row
 	has    bool
 	sess   *state.Session
-	recent []data.Event
+	recent []store.Event
 	width  int
 	height int
 }
@@ -109,7 +109,7 @@ func (m *Model) Clear() {
 }
 
 // SetRecent sets the session's latest events (oldest first).
-func (m *Model) SetRecent(evs []data.Event, now time.Time) {
+func (m *Model) SetRecent(evs []store.Event, now time.Time) {
 	m.recent = evs
 	m.Refresh(now)
 }
@@ -173,7 +173,7 @@ func (m Model) render(now time.Time) []string {
 		if msg == "" {
 			msg = "loading…"
 		}
-		for _, l := range text.Wrap(text.Sanitize(msg), w-2) {
+		for _, l := range text.Wrap(msg, w-2) {
 			add(" " + st.Warn.Render(l))
 		}
 		add(st.Faint.Render(" The events below come from the logs."))
@@ -185,13 +185,13 @@ func (m Model) render(now time.Time) []string {
 			add(st.Subtle.Render(fmt.Sprintf("%-8s", k)) + " " + v)
 		}
 	}
-	kv("branch", st.Info.Render(text.Sanitize(s.Branch)))
+	kv("branch", st.Info.Render(s.Branch))
 	if s.Cwd != "" && s.Cwd != s.ProjectDir {
-		kv("cwd", text.Sanitize(s.Cwd))
+		kv("cwd", s.Cwd)
 	} else {
-		kv("project", text.Sanitize(s.ProjectDir))
+		kv("project", s.ProjectDir)
 	}
-	kv("model", text.Sanitize(s.Model))
+	kv("model", s.Model)
 	if !s.CreatedAt.IsZero() {
 		end := now
 		if s.Status == state.StatusEnded && !s.UpdatedAt.IsZero() {
@@ -200,9 +200,9 @@ func (m Model) render(now time.Time) []string {
 		kv("started", s.CreatedAt.Local().Format("Jan 2 15:04:05")+st.Subtle.Render(" · ran "+text.Duration(end.Sub(s.CreatedAt).Round(time.Second))))
 	}
 	if s.Status == state.StatusEnded && s.EndReason != "" {
-		kv("ended", text.Sanitize(s.EndReason))
+		kv("ended", s.EndReason)
 	}
-	if r.Display == data.StatusStale {
+	if r.Display == store.StatusStale {
 		add(st.Stale.Render("stale: its Claude Code process is gone"))
 	}
 	t := s.Tokens
@@ -262,7 +262,7 @@ func (m Model) render(now time.Time) []string {
 		}
 		section(fmt.Sprintf("Todos  %d/%d done", done, len(s.Todos)))
 		for _, td := range s.Todos {
-			add(" " + todoMark(st, td.Status) + " " + text.Sanitize(td.Content))
+			add(" " + todoMark(st, td.Status) + " " + td.Content)
 		}
 	}
 	if len(s.Tasks) > 0 {
@@ -272,7 +272,7 @@ func (m Model) render(now time.Time) []string {
 			if subj == "" {
 				subj = tk.Description
 			}
-			add(" " + todoMark(st, tk.Status) + " " + st.Faint.Render("#"+text.Sanitize(tk.ID)) + " " + text.Sanitize(subj))
+			add(" " + todoMark(st, tk.Status) + " " + st.Faint.Render("#"+tk.ID) + " " + subj)
 		}
 	}
 
@@ -297,7 +297,7 @@ func (m Model) render(now time.Time) []string {
 		if p.Kind == state.PromptKindTaskNotification {
 			mark = st.Info.Render("⚑ ")
 		}
-		line := st.Subtle.Render(clock(p.Timestamp)) + " " + mark + text.Sanitize(data.OneLine(p.Prompt, 400))
+		line := st.Subtle.Render(clock(p.Timestamp)) + " " + mark + store.OneLine(p.Prompt, 400)
 		if p.Truncated {
 			line += st.Faint.Render(" [cut]")
 		}
@@ -306,7 +306,7 @@ func (m Model) render(now time.Time) []string {
 
 	section(fmt.Sprintf("Errors  %d", len(s.Errors)))
 	for _, e := range lastN(s.Errors, 20) {
-		line := st.Subtle.Render(clock(e.Timestamp)) + " " + st.Error.Render(e.Type) + " " + text.Sanitize(data.OneLine(e.Message, 400))
+		line := st.Subtle.Render(clock(e.Timestamp)) + " " + st.Error.Render(e.Type) + " " + store.OneLine(e.Message, 400)
 		out = append(out, wrapIndent(line, w, 3)...)
 	}
 
@@ -316,7 +316,7 @@ func (m Model) render(now time.Time) []string {
 		if n.Title != "" {
 			msg = n.Title + ": " + msg
 		}
-		line := st.Subtle.Render(clock(n.Timestamp)) + " " + st.NeedsInput.Render(n.Type) + " " + text.Sanitize(data.OneLine(msg, 400))
+		line := st.Subtle.Render(clock(n.Timestamp)) + " " + st.NeedsInput.Render(n.Type) + " " + store.OneLine(msg, 400)
 		out = append(out, wrapIndent(line, w, 3)...)
 	}
 	return out
@@ -346,7 +346,7 @@ func (m Model) agentLines(a state.Agent, branch, stem string, now time.Time, w i
 	case a.CompletedAt != nil && !a.StartedAt.IsZero():
 		dur = text.Duration(a.CompletedAt.Sub(a.StartedAt))
 	}
-	head := st.Faint.Render(branch) + mark + " " + st.Bold.Render(text.Sanitize(name))
+	head := st.Faint.Render(branch) + mark + " " + st.Bold.Render(name)
 	if a.Background {
 		head += " " + st.Info.Render("[bg]")
 	}
@@ -366,7 +366,7 @@ func (m Model) agentLines(a state.Agent, branch, stem string, now time.Time, w i
 	}
 	lines := []string{text.Fit(head, w)}
 	if a.Description != "" {
-		lines = append(lines, text.Fit(st.Faint.Render(stem)+"  "+st.Subtle.Render(text.Sanitize(a.Description)), w))
+		lines = append(lines, text.Fit(st.Faint.Render(stem)+"  "+st.Subtle.Render(a.Description), w))
 	}
 	if len(a.ToolsUsed) > 0 {
 		names := slices.Sorted(maps.Keys(a.ToolsUsed))
@@ -385,7 +385,7 @@ func (m Model) eventLines(now time.Time, w, n int) []string {
 
 // EventLines draws events one per line: time, event, tool, detail. With
 // showSession the short session id leads each line.
-func EventLines(st *theme.Styles, evs []data.Event, w int, showSession bool) []string {
+func EventLines(st *theme.Styles, evs []store.Event, w int, showSession bool) []string {
 	var out []string
 	for _, e := range evs {
 		line := st.Subtle.Render(clock(e.At)) + " "
@@ -400,13 +400,13 @@ func EventLines(st *theme.Styles, evs []data.Event, w int, showSession bool) []s
 		}
 		line += name
 		if e.Tool != "" {
-			line += " " + st.Bold.Render(text.Sanitize(e.Tool))
+			line += " " + st.Bold.Render(e.Tool)
 		}
 		if e.Agent != "" {
-			line += " " + st.Faint.Render("("+text.Sanitize(e.Agent)+")")
+			line += " " + st.Faint.Render("("+e.Agent+")")
 		}
 		if e.Detail != "" {
-			line += " " + text.Sanitize(e.Detail)
+			line += " " + e.Detail
 		}
 		out = append(out, text.Fit(line, w))
 	}
@@ -435,7 +435,7 @@ func toolBars(st *theme.Styles, tools map[string]int, w int) []string {
 		cnt := fmt.Sprintf(" %d", tools[n])
 		bw := max(w-1-nameW-1-len(cnt), 1)
 		bar := chart.Bar(tools[n], peak, bw)
-		out = append(out, text.Fit(" "+text.Fit(text.Sanitize(n), nameW)+" "+st.Bar.Render(bar)+cnt, w))
+		out = append(out, text.Fit(" "+text.Fit(n, nameW)+" "+st.Bar.Render(bar)+cnt, w))
 	}
 	return out
 }
@@ -478,7 +478,7 @@ func clock(t time.Time) string {
 }
 
 func rel(p string) string {
-	return text.Sanitize(filepath.ToSlash(p))
+	return filepath.ToSlash(p)
 }
 
 func total(m map[string]int) int {

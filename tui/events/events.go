@@ -10,9 +10,9 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dylan-gluck/spcstr/tui/data"
 	"github.com/dylan-gluck/spcstr/tui/detail"
 	"github.com/dylan-gluck/spcstr/tui/scroll"
+	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
@@ -53,7 +53,7 @@ type Model struct {
 	Keys   KeyMap
 	styles *theme.Styles
 	vp     viewport.Model
-	evs    []data.Event
+	evs    []store.Event
 	all    bool
 	// decisions shows only gate decisions (Event "Decision").
 	decisions bool
@@ -89,7 +89,7 @@ func (m Model) DecisionsOnly() bool { return m.decisions }
 
 // SetEvents replaces the events shown (oldest first) for session ("" with
 // all). The view stays at the bottom when it was there.
-func (m *Model) SetEvents(session string, evs []data.Event) {
+func (m *Model) SetEvents(session string, evs []store.Event) {
 	m.session, m.evs = session, evs
 	m.render()
 }
@@ -154,8 +154,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 
 // Decisions returns a copy of the gate decisions among evs (Event
 // "Decision"), in order.
-func Decisions(evs []data.Event) []data.Event {
-	var out []data.Event
+func Decisions(evs []store.Event) []store.Event {
+	var out []store.Event
 	for _, e := range evs {
 		if e.Event == "Decision" {
 			out = append(out, e)

@@ -13,15 +13,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/tui/chart"
-	"github.com/dylan-gluck/spcstr/tui/data"
+	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
 
 // Row is one session as the list shows it.
 type Row struct {
-	data.Summary
-	// Display is the status to show (data.Status*), stale included.
+	store.Summary
+	// Display is the status to show (store.Status*), stale included.
 	Display string
 }
 
@@ -243,7 +243,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case k.String() == "ctrl+u":
 			m.filter = ""
 		case k.Text != "" && k.Mod&^tea.ModShift == 0:
-			m.filter += k.Text
+			m.filter += text.Sanitize(k.Text)
 		case k.String() == "space":
 			m.filter += " "
 		default:
@@ -316,7 +316,7 @@ func (m Model) View(now time.Time) string {
 	}
 	lines = lines[:m.listHeight()]
 	if m.editing || m.filter != "" {
-		f := st.Filter.Render("/") + text.Sanitize(m.filter)
+		f := st.Filter.Render("/") + m.filter
 		if m.editing {
 			f += st.Cursor.Render("█")
 		} else {
@@ -330,15 +330,15 @@ func (m Model) View(now time.Time) string {
 // Symbol and label for a display status.
 func Symbol(status string) (string, string) {
 	switch status {
-	case data.StatusWorking:
+	case store.StatusWorking:
 		return "●", "working"
-	case data.StatusWaiting:
+	case store.StatusWaiting:
 		return "◌", "waiting"
-	case data.StatusNeedsInput:
+	case store.StatusNeedsInput:
 		return "!", "needs input"
-	case data.StatusEnded:
+	case store.StatusEnded:
 		return "○", "ended"
-	case data.StatusStale:
+	case store.StatusStale:
 		return "✗", "stale"
 	}
 	return "?", "unknown"
@@ -347,15 +347,15 @@ func Symbol(status string) (string, string) {
 // StatusStyle returns the style of a display status.
 func StatusStyle(st *theme.Styles, status string) func(...string) string {
 	switch status {
-	case data.StatusWorking:
+	case store.StatusWorking:
 		return st.Working.Render
-	case data.StatusWaiting:
+	case store.StatusWaiting:
 		return st.Waiting.Render
-	case data.StatusNeedsInput:
+	case store.StatusNeedsInput:
 		return st.NeedsInput.Render
-	case data.StatusEnded:
+	case store.StatusEnded:
 		return st.Ended.Render
-	case data.StatusStale:
+	case store.StatusStale:
 		return st.Stale.Render
 	}
 	return st.Faint.Render
@@ -376,7 +376,7 @@ func (m Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string {
 	age := st.Subtle.Render(" " + text.Age(now, r.LastAt))
 	head := mark + paint(sym) + " " + st.Bold.Render(text.ShortID(r.ID)) + " " + paint(label)
 	if r.Branch != "" {
-		head += " " + st.Info.Render(text.Sanitize(r.Branch))
+		head += " " + st.Info.Render(r.Branch)
 	}
 	line1 := text.Right(head, age, w)
 

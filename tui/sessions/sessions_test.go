@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/dylan-gluck/spcstr/tui/data"
+	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
 
@@ -33,12 +33,12 @@ func kp(s string) tea.KeyPressMsg {
 func rows() []Row {
 	now := time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
 	mk := func(id, branch, status string, age time.Duration) Row {
-		return Row{Summary: data.Summary{ID: id, Branch: branch, Status: status, Loaded: true, LastAt: now.Add(-age)}, Display: status}
+		return Row{Summary: store.Summary{ID: id, Branch: branch, Status: status, Loaded: true, LastAt: now.Add(-age)}, Display: status}
 	}
 	return []Row{
-		mk("cccc", "main", data.StatusEnded, time.Hour),
-		mk("aaaa", "feature/x", data.StatusWorking, time.Second),
-		mk("bbbb", "main", data.StatusWaiting, time.Minute),
+		mk("cccc", "main", store.StatusEnded, time.Hour),
+		mk("aaaa", "feature/x", store.StatusWorking, time.Second),
+		mk("bbbb", "main", store.StatusWaiting, time.Minute),
 	}
 }
 

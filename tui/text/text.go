@@ -110,21 +110,27 @@ func Wrap(s string, w int) []string {
 	return strings.Split(ansi.Wrap(s, w, ""), "\n")
 }
 
-// Sanitize drops control characters (a log or prompt may hold escapes that
-// would corrupt the screen) and flattens newlines and tabs to spaces.
+// Sanitize makes untrusted text safe to print: it removes escape sequences
+// (CSI, OSC, DCS, ...) and C0/C1 control characters, and flattens newlines
+// and tabs to spaces. A log, prompt or file name may hold escapes that would
+// corrupt the screen or retitle the terminal. The dashboard calls it once,
+// where such text is read (package store), never at draw time.
 func Sanitize(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }) {
+	if !strings.ContainsFunc(s, isControl) {
 		return s
 	}
+	s = ansi.Strip(s)
 	var b strings.Builder
 	for _, r := range s {
 		switch {
 		case r == '\n' || r == '\t' || r == '\r':
 			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		case isControl(r):
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
 }
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

@@ -17,6 +17,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui/store"
 )
 
 // Change is one coalesced batch of changes.
@@ -288,7 +289,7 @@ func (w *Watcher) classify(ev fsnotify.Event, c *Change) {
 			c.mark(&c.Feedback, id)
 		}
 	case dir == w.logsDir:
-		if (ev.Has(fsnotify.Write) || created) && logFile(base) {
+		if (ev.Has(fsnotify.Write) || created) && store.LogFile(base) {
 			c.mark(&c.Logs, name)
 		}
 	case w.reqDir != "" && (dir == w.reqDir || name == w.reqDir):

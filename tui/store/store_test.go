@@ -1,4 +1,4 @@
-package data
+package store
 
 import (
 	"context"
@@ -206,5 +206,48 @@ func TestDisplayStatus(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s %s: %s, want %s", c.id, c.status, got, c.want)
 		}
+	}
+}
+
+// TestReadTextIsSanitised checks that untrusted text is made safe to print
+// as it is read, so that no pane has to: a state's strings and a log
+// entry's fields lose their escape sequences and control characters.
+func TestReadTextIsSanitised(t *testing.T) {
+	l := state.Layout{Root: t.TempDir()}
+	s := state.New("evil", l.Root, t0)
+	s.Branch = "\x1b]0;pwned\x07main"
+	s.Model = "opus\x1b[2J"
+	s.Prompts = []state.Prompt{{Timestamp: t0, Prompt: "hi\x1b[31m red\nnext"}}
+	s.Errors = []state.Error{{Timestamp: t0, Type: "tool\x00", Message: "bad\u009bthing"}}
+	s.Files.Read = []string{"a\x1b[1mb.go"}
+	s.ToolsUsed = map[string]int{"Bash": 1, "Bash\x07": 2}
+	p, _ := l.StatePath("evil")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := jsonfile.WriteJSON(p, s); err != nil {
+		t.Fatal(err)
+	}
+	sum, got := LoadSession(l, "evil", t0)
+	if got == nil {
+		t.Fatalf("not read: %+v", sum)
+	}
+	checks := map[string][2]string{
+		"branch":  {got.Branch, "main"},
+		"summary": {sum.Branch, "main"},
+		"model":   {got.Model, "opus"},
+		"prompt":  {got.Prompts[0].Prompt, "hi red next"},
+		"error":   {got.Errors[0].Type + " " + got.Errors[0].Message, "tool badthing"},
+		"file":    {got.Files.Read[0], "ab.go"},
+	}
+	for name, c := range checks {
+		if c[0] != c[1] {
+			t.Errorf("%s: %q, want %q", name, c[0], c[1])
+		}
+	}
+	if got.ToolsUsed["Bash"] != 3 || len(got.ToolsUsed) != 1 {
+		t.Errorf("tool counts %v, want Bash:3", got.ToolsUsed)
+	}
+	ev, ok := ParseEvent([]byte(`{"timestamp":"2026-01-15T12:00:00Z","session_id":"s1","event":"PreToolUse","input":{"tool_name":"Ba\u001b[5msh","tool_input":{"command":"echo \u001b]52;c;Zm9v\u0007hi"}}}`))
+	if !ok || ev.Tool != "Bash" || ev.Detail != "echo hi" {
+		t.Errorf("event %+v", ev)
 	}
 }

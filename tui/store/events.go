@@ -1,4 +1,4 @@
-package data
+package store
 
 import (
 	"bytes"
@@ -250,10 +250,18 @@ type rawInput struct {
 	Notification string `json:"notification_type"`
 }
 
-// ParseEvent reduces one raw log entry to an Event. It is lenient: fields of
-// the wrong type are ignored, and only an entry without a time and a session
-// is refused.
+// ParseEvent reduces one raw log entry to an Event, its text made safe to
+// print. It is lenient: fields of the wrong type are ignored, and only an
+// entry without a time and a session is refused.
 func ParseEvent(raw []byte) (Event, bool) {
+	ev, ok := parseEvent(raw)
+	if ok {
+		cleanEvent(&ev)
+	}
+	return ev, ok
+}
+
+func parseEvent(raw []byte) (Event, bool) {
 	var e rawEntry
 	if err := json.Unmarshal(raw, &e); err != nil {
 		// A wrong type somewhere: try the envelope alone.

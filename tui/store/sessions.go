@@ -1,9 +1,4 @@
-// Package data is the dashboard's read side: it turns the files under
-// .spcstr/ (state.json, the event logs) and the session registry into the
-// small values the panes show. Every function here does I/O and is meant to
-// run inside a tea.Cmd, never in Update or View. It reads only what it is
-// asked for: one session's state, a log's new bytes, a bounded tail window.
-package data
+package store
 
 import (
 	"errors"
@@ -17,6 +12,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui/text"
 )
 
 // Display statuses. The first four are state.json's; Stale is the
@@ -109,11 +105,12 @@ func LoadSession(l state.Layout, id string, modTime time.Time) (Summary, *state.
 			if p, perr := l.StatePath(id); perr == nil {
 				msg = strings.ReplaceAll(msg, p+": ", "")
 			}
-			sum.Damaged = "state.json unreadable: " + oneLine(msg, 200)
+			sum.Damaged = "state.json unreadable: " + text.Sanitize(oneLine(msg, 200))
 		}
 		return sum, nil
 	}
 	Trim(s)
+	clean(s)
 	return Summarize(s, modTime), s
 }
 

@@ -1,0 +1,192 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// handleKey routes a key: help first, then the filter being typed, then
+// global keys, then the focused pane.
+func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if m.showHelp {
+		switch {
+		case key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c":
+			return m, tea.Quit
+		case k.String() == "up" || k.String() == "k":
+			m.helpOffset = max(m.helpOffset-1, 0)
+		case k.String() == "down" || k.String() == "j":
+			m.helpOffset++
+		case k.String() == "pgdown" || k.String() == "space":
+			m.helpOffset += max(m.bodyHeight()-1, 1)
+		case k.String() == "pgup":
+			m.helpOffset = max(m.helpOffset-m.bodyHeight()+1, 0)
+		case key.Matches(k, m.keys.Quit):
+			return m, tea.Quit
+		default:
+			m.showHelp = false
+		}
+		return m, nil
+	}
+	if m.focus == PaneSessions && m.list.Editing() {
+		if k.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		var cmd tea.Cmd
+		m.list, cmd = m.list.Update(k)
+		m.follow = false
+		return m, tea.Batch(append(m.selectionChanged(), cmd)...)
+	}
+	switch {
+	case key.Matches(k, m.keys.Quit):
+		return m, tea.Quit
+	case key.Matches(k, m.keys.Help):
+		m.showHelp, m.helpOffset = true, 0
+		return m, nil
+	case key.Matches(k, m.keys.Follow):
+		m.follow = !m.follow
+		if m.follow {
+			m.list.SelectNewest()
+			m.flash("following the newest session")
+		} else {
+			m.flash("follow off")
+		}
+		return m, tea.Batch(m.selectionChanged()...)
+	case key.Matches(k, m.keys.PrevSession), key.Matches(k, m.keys.NextSession):
+		d := 1
+		if key.Matches(k, m.keys.PrevSession) {
+			d = -1
+		}
+		m.list.Move(d)
+		m.follow = false
+		return m, tea.Batch(m.selectionChanged()...)
+	case key.Matches(k, m.keys.Pane1):
+		m.setFocus(PaneSessions)
+		return m, nil
+	case key.Matches(k, m.keys.Pane2):
+		m.setFocus(PaneDetail)
+		return m, nil
+	case key.Matches(k, m.keys.Pane3):
+		m.setFocus(PaneEvents)
+		return m, nil
+	case key.Matches(k, m.keys.Pane4):
+		m.setFocus(PaneRequirements)
+		return m, nil
+	case key.Matches(k, m.keys.Pane5):
+		m.setFocus(PaneFeedback)
+		return m, nil
+	case key.Matches(k, m.keys.NextPane):
+		m.setFocus((m.focus + 1) % paneCount)
+		return m, nil
+	case key.Matches(k, m.keys.PrevPane):
+		m.setFocus((m.focus + paneCount - 1) % paneCount)
+		return m, nil
+	case key.Matches(k, m.keys.Open) && m.focus == PaneSessions:
+		m.setFocus(PaneDetail)
+		return m, nil
+	case key.Matches(k, m.keys.Back) && m.focus != PaneSessions:
+		m.setFocus(PaneSessions)
+		return m, nil
+	}
+	var cmd tea.Cmd
+	switch m.focus {
+	case PaneSessions:
+		before := m.currentID()
+		m.list, cmd = m.list.Update(k)
+		if m.currentID() != before || m.list.Editing() {
+			m.follow = false
+		}
+		return m, tea.Batch(append(m.selectionChanged(), cmd)...)
+	case PaneDetail:
+		m.det, cmd = m.det.Update(k)
+	case PaneEvents:
+		all := m.ev.All()
+		m.ev, cmd = m.ev.Update(k)
+		if m.ev.All() != all {
+			m.showEvents()
+		}
+	case PaneRequirements:
+		m.req, cmd = m.req.Update(k)
+	case PaneFeedback:
+		switch k.String() {
+		case "up", "k":
+			m.fb.Scroll(-1)
+		case "down", "j":
+			m.fb.Scroll(1)
+		}
+	}
+	return m, cmd
+}
+
+func (m *Model) setFocus(p Pane) {
+	m.focus = p
+	if p != PaneSessions {
+		m.right = p
+	}
+	m.list.SetFocused(p == PaneSessions)
+	m.layout()
+}
+
+func (m Model) handleWheel(msg tea.MouseWheelMsg) (tea.Model, tea.Cmd) {
+	mo := msg.Mouse()
+	d := 0
+	switch mo.Button {
+	case tea.MouseWheelUp:
+		d = -1
+	case tea.MouseWheelDown:
+		d = 1
+	default:
+		return m, nil
+	}
+	if m.showHelp {
+		m.helpOffset = max(m.helpOffset+d*3, 0)
+		return m, nil
+	}
+	target := m.focus
+	if m.wide() {
+		if mo.X < m.listWidth() {
+			target = PaneSessions
+		} else {
+			target = m.right
+		}
+	}
+	switch target {
+	case PaneSessions:
+		m.list.Move(d)
+		m.follow = false
+		return m, tea.Batch(m.selectionChanged()...)
+	case PaneDetail:
+		m.det.Scroll(d * 3)
+	case PaneEvents:
+		m.ev.Scroll(d * 3)
+	case PaneRequirements:
+		m.req.Scroll(d)
+	case PaneFeedback:
+		m.fb.Scroll(d * 3)
+	}
+	return m, nil
+}
+
+func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
+	mo := msg.Mouse()
+	if mo.Button != tea.MouseLeft || m.showHelp {
+		return m, nil
+	}
+	top := 2 // header and tab lines
+	if mo.Y == 1 {
+		// a tab
+		if p, ok := m.tabAt(mo.X); ok {
+			m.setFocus(p)
+		}
+		return m, nil
+	}
+	inList := m.focus == PaneSessions || m.wide() && mo.X < m.listWidth()
+	if inList && m.list.ClickRow(mo.Y-top) {
+		m.follow = false
+		m.setFocus(PaneSessions)
+		return m, tea.Batch(m.selectionChanged()...)
+	}
+	if m.wide() && mo.X >= m.listWidth() {
+		m.setFocus(m.right)
+	}
+	return m, nil
+}
