@@ -11,7 +11,6 @@ import (
 	"github.com/dylan-gluck/spcstr/demo"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui"
-	tuireq "github.com/dylan-gluck/spcstr/tui/requirements"
 )
 
 func newDemoCmd() *cobra.Command {
@@ -83,7 +82,7 @@ project is removed afterwards unless --dir or --keep is given.`,
 				RegistryPath: demo.RegistryPath(project),
 				NoColor:      tui.NoColorEnv(os.Getenv),
 				Title:        "demo",
-				ReqActions:   tuireq.DefaultActions(),
+				ReqActions:   tui.RequirementActions(),
 			}, cmd.InOrStdin(), out)
 			cancel()
 			playErr := <-done

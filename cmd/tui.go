@@ -8,7 +8,6 @@ import (
 
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui"
-	tuireq "github.com/dylan-gluck/spcstr/tui/requirements"
 )
 
 // addTUI registers "spcstr tui" and makes it the root command's default.
@@ -30,7 +29,7 @@ func addTUI(root *cobra.Command) {
 		return tui.Run(cmd.Context(), tui.Options{
 			Layout:     state.Layout{Root: rootDir},
 			NoColor:    tui.NoColorEnv(os.Getenv),
-			ReqActions: tuireq.DefaultActions(),
+			ReqActions: tui.RequirementActions(),
 		}, cmd.InOrStdin(), cmd.OutOrStdout())
 	}
 	root.RunE = run

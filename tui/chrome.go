@@ -6,7 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
-	"github.com/dylan-gluck/spcstr/tui/requirements"
+	"github.com/dylan-gluck/spcstr/tui/draw"
+	"github.com/dylan-gluck/spcstr/tui/reqpane"
 	"github.com/dylan-gluck/spcstr/tui/text"
 )
 
@@ -89,25 +90,28 @@ func (m Model) footer() string {
 	if m.status != "" {
 		return text.Fit(st.Warn.Render(m.status), m.width)
 	}
+	// The focused pane's keys, then the global ones that apply there.
+	focused := m.pane(m.focus)
 	var ks []key.Binding
 	switch {
 	case m.showHelp:
 		ks = []key.Binding{m.keys.Quit}
 	case m.focus == PaneSessions && m.list.Editing():
-		ks = []key.Binding{m.list.Keys.AcceptFilter, m.list.Keys.ClearFilter}
+		ks = focused.ShortHelp() // the filter's keys only
 	case m.focus == PaneSessions:
-		ks = []key.Binding{m.list.Keys.Down, m.keys.Open, m.list.Keys.Filter, m.keys.Follow, m.keys.Help, m.keys.Quit}
-	case m.focus == PaneRequirements:
-		ks = append(m.req.Keys.ShortHelp(), m.keys.Back, m.keys.Help, m.keys.Quit)
-	case m.focus == PaneEvents:
-		ks = append(m.ev.Keys.ShortHelp(), m.keys.Back, m.keys.Help, m.keys.Quit)
+		ks = append(focused.ShortHelp(), m.keys.Follow, m.keys.Help, m.keys.Quit)
 	default:
-		ks = []key.Binding{m.keys.NextSession, m.keys.NextPane, m.keys.Back, m.keys.Help, m.keys.Quit}
+		ks = focused.ShortHelp()
+		if len(ks) == 0 {
+			// A pane with only scrolling keys: offer moving on.
+			ks = []key.Binding{m.keys.NextSession, m.keys.NextPane}
+		}
+		ks = append(ks, m.keys.Back, m.keys.Help, m.keys.Quit)
 	}
 	// Short help without the long "coming with" suffixes.
 	short := make([]key.Binding, 0, len(ks))
 	for _, b := range ks {
-		d := strings.TrimSuffix(b.Help().Desc, " ("+requirements.ComingSoon+")")
+		d := strings.TrimSuffix(b.Help().Desc, " ("+reqpane.ComingSoon+")")
 		short = append(short, key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, d)))
 	}
 	return text.Fit(m.help.ShortHelpView(short), m.width)
@@ -118,26 +122,31 @@ type helpGroup struct {
 	keys  []key.Binding
 }
 
+// helpTitles are the panes' titles in the help overlay.
+var helpTitles = [...]string{"Sessions", "Detail", "Events", "Requirements", "Feedback loop"}
+
+// helpGroups lists every key: the global ones, then each pane's FullHelp,
+// then the mouse.
 func (m Model) helpGroups() []helpGroup {
 	g := m.keys
-	l := m.list.Keys
-	d := m.det.Keys
-	e := m.ev.Keys
-	r := m.req.Keys
-	return []helpGroup{
+	groups := []helpGroup{
 		{"Everywhere", []key.Binding{g.Help, g.Quit, g.NextPane, g.PrevPane, g.Pane1, g.Pane2, g.Pane3, g.Pane4, g.Pane5, g.Back, g.Follow, g.PrevSession, g.NextSession}},
-		{"Sessions", []key.Binding{l.Up, l.Down, l.PageUp, l.PageDown, l.Top, l.Bottom, g.Open, l.Filter, l.AcceptFilter, l.ClearFilter}},
-		{"Detail", []key.Binding{d.Up, d.Down, d.PageUp, d.PageDown, d.Top, d.Bottom}},
-		{"Events", []key.Binding{e.Up, e.Down, e.PageUp, e.PageDown, e.Top, e.Bottom, e.All, e.Decisions}},
-		{"Requirements", []key.Binding{r.Up, r.Down, r.SatisfySession, r.SatisfyBranch, r.Clear}},
-		{"Mouse", []key.Binding{
-			key.NewBinding(key.WithHelp("wheel", "scroll the pane under the pointer")),
-			key.NewBinding(key.WithHelp("click", "select a session or a tab")),
-		}},
 	}
+	for p := range paneCount {
+		var ks []key.Binding
+		for _, col := range m.pane(p).FullHelp() {
+			ks = append(ks, col...)
+		}
+		groups = append(groups, helpGroup{helpTitles[p], ks})
+	}
+	return append(groups, helpGroup{"Mouse", []key.Binding{
+		key.NewBinding(key.WithHelp("wheel", "scroll the pane under the pointer")),
+		key.NewBinding(key.WithHelp("click", "select a session or a tab")),
+	}})
 }
 
-func (m Model) helpView(h int) []string {
+// helpView draws the help overlay, h lines from the scroll offset.
+func (m Model) helpView(h int) string {
 	st := m.styles
 	w := m.width
 	var lines []string
@@ -160,13 +169,5 @@ func (m Model) helpView(h int) []string {
 		}
 		lines = append(lines, "")
 	}
-	off := min(m.helpOffset, max(len(lines)-h, 0))
-	lines = lines[off:]
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for len(lines) < h {
-		lines = append(lines, strings.Repeat(" ", w))
-	}
-	return lines
+	return draw.Window(lines, m.helpOffset, w, h)
 }

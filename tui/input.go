@@ -3,6 +3,8 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/dylan-gluck/spcstr/tui/pane"
 )
 
 // handleKey routes a key: help first, then the filter being typed, then
@@ -31,8 +33,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if k.String() == "ctrl+c" {
 			return m, tea.Quit
 		}
-		var cmd tea.Cmd
-		m.list, cmd = m.list.Update(k)
+		cmd := m.list.Update(k)
 		m.follow = false
 		return m, tea.Batch(append(m.selectionChanged(), cmd)...)
 	}
@@ -80,38 +81,26 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, m.keys.PrevPane):
 		m.setFocus((m.focus + paneCount - 1) % paneCount)
 		return m, nil
-	case key.Matches(k, m.keys.Open) && m.focus == PaneSessions:
+	case key.Matches(k, m.list.Keys.Open) && m.focus == PaneSessions:
 		m.setFocus(PaneDetail)
 		return m, nil
 	case key.Matches(k, m.keys.Back) && m.focus != PaneSessions:
 		m.setFocus(PaneSessions)
 		return m, nil
 	}
-	var cmd tea.Cmd
+	// The focused pane: the sessions list may change the selection, the
+	// event tail may switch between the selected session and all.
+	before, all := m.currentID(), m.ev.All()
+	cmd := m.pane(m.focus).Update(k)
 	switch m.focus {
 	case PaneSessions:
-		before := m.currentID()
-		m.list, cmd = m.list.Update(k)
 		if m.currentID() != before || m.list.Editing() {
 			m.follow = false
 		}
 		return m, tea.Batch(append(m.selectionChanged(), cmd)...)
-	case PaneDetail:
-		m.det, cmd = m.det.Update(k)
 	case PaneEvents:
-		all := m.ev.All()
-		m.ev, cmd = m.ev.Update(k)
 		if m.ev.All() != all {
 			m.showEvents()
-		}
-	case PaneRequirements:
-		m.req, cmd = m.req.Update(k)
-	case PaneFeedback:
-		switch k.String() {
-		case "up", "k":
-			m.fb.Scroll(-1)
-		case "down", "j":
-			m.fb.Scroll(1)
 		}
 	}
 	return m, cmd
@@ -149,19 +138,18 @@ func (m Model) handleWheel(msg tea.MouseWheelMsg) (tea.Model, tea.Cmd) {
 			target = m.right
 		}
 	}
-	switch target {
-	case PaneSessions:
+	if target == PaneSessions {
 		m.list.Move(d)
 		m.follow = false
 		return m, tea.Batch(m.selectionChanged()...)
-	case PaneDetail:
-		m.det.Scroll(d * 3)
-	case PaneEvents:
-		m.ev.Scroll(d * 3)
-	case PaneRequirements:
-		m.req.Scroll(d)
-	case PaneFeedback:
-		m.fb.Scroll(d * 3)
+	}
+	// The wheel scrolls three lines, or one row of requirements.
+	step := 3
+	if target == PaneRequirements {
+		step = 1
+	}
+	if sc, ok := m.pane(target).(pane.Scroller); ok {
+		sc.Scroll(pane.Move{Lines: d * step})
 	}
 	return m, nil
 }

@@ -2,11 +2,12 @@ package tui
 
 import "charm.land/bubbles/v2/key"
 
-// KeyMap is the dashboard's global keys; each pane has its own as well.
+// KeyMap is the dashboard's global keys, matched before the focused
+// pane's; each pane has its own as well (pane.Component).
 type KeyMap struct {
-	Quit, Help, NextPane, PrevPane, Open, Back key.Binding
-	Pane1, Pane2, Pane3, Pane4, Pane5          key.Binding
-	Follow, PrevSession, NextSession           key.Binding
+	Quit, Help, NextPane, PrevPane, Back key.Binding
+	Pane1, Pane2, Pane3, Pane4, Pane5    key.Binding
+	Follow, PrevSession, NextSession     key.Binding
 }
 
 // DefaultKeyMap returns the global bindings.
@@ -16,7 +17,6 @@ func DefaultKeyMap() KeyMap {
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 		NextPane:    key.NewBinding(key.WithKeys("tab", "right", "l"), key.WithHelp("tab/→", "next pane")),
 		PrevPane:    key.NewBinding(key.WithKeys("shift+tab", "left", "h"), key.WithHelp("S-tab/←", "previous pane")),
-		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open session")),
 		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to sessions")),
 		Pane1:       key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "sessions")),
 		Pane2:       key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "session detail")),

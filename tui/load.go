@@ -11,8 +11,8 @@ import (
 	reqs "github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
 	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/tui/feedback"
-	"github.com/dylan-gluck/spcstr/tui/requirements"
+	"github.com/dylan-gluck/spcstr/tui/looppane"
+	"github.com/dylan-gluck/spcstr/tui/reqpane"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/watch"
@@ -68,11 +68,11 @@ func historyCmd(l state.Layout, id string) tea.Cmd {
 	return func() tea.Msg { return historyMsg{store.ReadHistory(l, id)} }
 }
 
-func reqCmd(ctx context.Context, load requirements.Loader, req requirements.Request) tea.Cmd {
+func reqCmd(ctx context.Context, load reqpane.Loader, req reqpane.Request) tea.Cmd {
 	return func() tea.Msg { return reqMsg{id: req.SessionID, view: load(ctx, req)} }
 }
 
-func feedbackCmd(ctx context.Context, load feedback.Loader, req feedback.Request) tea.Cmd {
+func feedbackCmd(ctx context.Context, load looppane.Loader, req looppane.Request) tea.Cmd {
 	return func() tea.Msg { return feedbackMsg{id: req.SessionID, view: load(ctx, req)} }
 }
 
@@ -112,7 +112,7 @@ func tickCmd(d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-func actionCmd(ctx context.Context, act requirements.Action, req requirements.Request, name, done string) tea.Cmd {
+func actionCmd(ctx context.Context, act reqpane.Action, req reqpane.Request, name, done string) tea.Cmd {
 	return func() tea.Msg {
 		if err := act(ctx, req, name); err != nil {
 			return actionDoneMsg{err: err}

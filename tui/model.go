@@ -12,8 +12,9 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/detail"
 	"github.com/dylan-gluck/spcstr/tui/events"
-	"github.com/dylan-gluck/spcstr/tui/feedback"
-	"github.com/dylan-gluck/spcstr/tui/requirements"
+	"github.com/dylan-gluck/spcstr/tui/looppane"
+	"github.com/dylan-gluck/spcstr/tui/pane"
+	"github.com/dylan-gluck/spcstr/tui/reqpane"
 	"github.com/dylan-gluck/spcstr/tui/sessions"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
@@ -74,11 +75,12 @@ type Model struct {
 	isDark bool
 	st     *store.Store
 
-	list sessions.Model
-	det  detail.Model
-	ev   events.Model
-	req  requirements.Model
-	fb   feedback.Model
+	// The panes, by Pane (see pane).
+	list *sessions.Model
+	det  *detail.Model
+	ev   *events.Model
+	req  *reqpane.Model
+	fb   *looppane.Model
 	help help.Model
 
 	width, height int
@@ -114,13 +116,29 @@ func New(ctx context.Context, opt Options) Model {
 		ctx: ctx, opt: opt, shared: &shared{}, keys: DefaultKeyMap(), styles: st, isDark: true,
 		st:   store.New(opt.Layout),
 		list: sessions.New(st), det: detail.New(st), ev: events.New(st),
-		req: requirements.New(st, wired), fb: feedback.New(st), help: help.New(),
+		req: reqpane.New(st, wired), fb: looppane.New(st), help: help.New(),
 		focus: PaneSessions, right: PaneDetail, follow: true,
 		tick: time.Second, project: text.Sanitize(filepath.Base(opt.Layout.Root)),
 	}
 	m.help.Styles = st.Help
+	m.list.SetClock(opt.Now)
 	m.list.SetFocused(true)
 	return m
+}
+
+// pane returns one of the panes.
+func (m *Model) pane(p Pane) pane.Component {
+	switch p {
+	case PaneDetail:
+		return m.det
+	case PaneEvents:
+		return m.ev
+	case PaneRequirements:
+		return m.req
+	case PaneFeedback:
+		return m.fb
+	}
+	return m.list
 }
 
 // Init starts reading: the session list, the registry, the log tails, the
@@ -216,7 +234,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.id == m.selected {
 			m.fb.SetView(msg.view)
 		}
-	case requirements.ActionMsg:
+	case reqpane.ActionMsg:
 		cmds = append(cmds, m.runAction(msg))
 	case actionDoneMsg:
 		if msg.err != nil {
@@ -281,11 +299,9 @@ func (m *Model) read(r store.Reads) []tea.Cmd {
 
 func (m *Model) setStyles(st *theme.Styles) {
 	m.styles = st
-	m.list.SetStyles(st)
-	m.det.SetStyles(st)
-	m.ev.SetStyles(st)
-	m.req.SetStyles(st)
-	m.fb.SetStyles(st)
+	for p := range paneCount {
+		m.pane(p).SetStyles(st)
+	}
 	m.help.Styles = st.Help
 	m.det.Refresh(m.now())
 }
@@ -346,7 +362,7 @@ func (m *Model) rebuildRows() {
 		m.list.SelectNewest()
 	}
 	if r, ok := m.list.Selected(); ok && r.ID == m.selected {
-		m.det.SetRow(r, m.now())
+		m.det.SetSummary(r.Summary, r.Display, m.now())
 	}
 }
 
@@ -384,7 +400,7 @@ func (m *Model) showDetail() {
 		m.det.Clear()
 		return
 	}
-	m.det.SetSession(r, m.selState, m.now())
+	m.det.SetSession(r.Summary, r.Display, m.selState, m.now())
 	m.det.SetRecent(m.st.Events(r.ID), m.now())
 }
 
@@ -399,8 +415,8 @@ func (m *Model) showEvents() {
 	}
 }
 
-func (m *Model) reqRequest() requirements.Request {
-	r := requirements.Request{Root: m.opt.Layout.Root, SessionID: m.selected}
+func (m *Model) reqRequest() reqpane.Request {
+	r := reqpane.Request{Root: m.opt.Layout.Root, SessionID: m.selected}
 	if s, ok := m.st.Summary(m.selected); ok {
 		r.Branch = s.Branch
 	}
@@ -412,11 +428,11 @@ func (m *Model) loadReq() tea.Cmd {
 }
 
 func (m *Model) loadFeedback() tea.Cmd {
-	return feedbackCmd(m.ctx, m.opt.Feedback, feedback.Request{Root: m.opt.Layout.Root, SessionID: m.selected})
+	return feedbackCmd(m.ctx, m.opt.Feedback, looppane.Request{Root: m.opt.Layout.Root, SessionID: m.selected})
 }
 
-func (m *Model) runAction(a requirements.ActionMsg) tea.Cmd {
-	var act requirements.Action
+func (m *Model) runAction(a reqpane.ActionMsg) tea.Cmd {
+	var act reqpane.Action
 	var done string
 	switch a.Kind {
 	case "satisfy-session":
@@ -427,7 +443,7 @@ func (m *Model) runAction(a requirements.ActionMsg) tea.Cmd {
 		act, done = m.opt.ReqActions.Clear, "cleared: "+a.Name
 	}
 	if act == nil {
-		m.flash("satisfy and clear are " + requirements.ComingSoon)
+		m.flash("satisfy and clear are " + reqpane.ComingSoon)
 		return nil
 	}
 	if a.Name == "" {

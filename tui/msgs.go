@@ -5,8 +5,8 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
-	"github.com/dylan-gluck/spcstr/tui/feedback"
-	"github.com/dylan-gluck/spcstr/tui/requirements"
+	"github.com/dylan-gluck/spcstr/tui/looppane"
+	"github.com/dylan-gluck/spcstr/tui/reqpane"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/watch"
 )
@@ -30,11 +30,11 @@ type (
 	historyMsg struct{ store.SessionHistory }
 	reqMsg     struct {
 		id   string
-		view requirements.View
+		view reqpane.View
 	}
 	feedbackMsg struct {
 		id   string
-		view feedback.View
+		view looppane.View
 	}
 	watchStartedMsg struct {
 		w   *watch.Watcher

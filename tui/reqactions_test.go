@@ -10,7 +10,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	reqs "github.com/dylan-gluck/spcstr/internal/requirements"
-	"github.com/dylan-gluck/spcstr/tui/requirements"
+	"github.com/dylan-gluck/spcstr/tui/reqpane"
 )
 
 // TestRequirementActionsEndToEnd drives the requirements pane with the real
@@ -21,7 +21,7 @@ func TestRequirementActionsEndToEnd(t *testing.T) {
 	f.populate(t)
 	f.policies(t)
 	opt := f.options()
-	opt.ReqActions = requirements.DefaultActions()
+	opt.ReqActions = reqpane.DefaultActions()
 	m := New(context.Background(), opt)
 	m.tick = 0
 	m = drive(t, m, m.Init())

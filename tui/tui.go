@@ -21,8 +21,8 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/tui/feedback"
-	"github.com/dylan-gluck/spcstr/tui/requirements"
+	"github.com/dylan-gluck/spcstr/tui/looppane"
+	"github.com/dylan-gluck/spcstr/tui/reqpane"
 )
 
 // Options configures the dashboard.
@@ -36,11 +36,11 @@ type Options struct {
 	// RequirementsDir(Layout.Root)).
 	RequirementsDir string
 	// Requirements and Feedback load the two feature panes (default:
-	// requirements.Load and feedback.Load).
-	Requirements requirements.Loader
-	Feedback     feedback.Loader
+	// reqpane.Load and looppane.Load).
+	Requirements reqpane.Loader
+	Feedback     looppane.Loader
 	// ReqActions implement the satisfy/clear keys (nil: reserved).
-	ReqActions requirements.Actions
+	ReqActions reqpane.Actions
 	// NoColor turns colors off (default: NO_COLOR is set and not empty).
 	NoColor bool
 	// Title is shown in the header after "spcstr" (e.g. "demo").
@@ -61,10 +61,10 @@ func (o *Options) defaults() {
 		o.RequirementsDir = RequirementsDir(o.Layout.Root)
 	}
 	if o.Requirements == nil {
-		o.Requirements = requirements.Load
+		o.Requirements = reqpane.Load
 	}
 	if o.Feedback == nil {
-		o.Feedback = feedback.Load
+		o.Feedback = looppane.Load
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -73,6 +73,11 @@ func (o *Options) defaults() {
 		o.Alive = registry.Alive
 	}
 }
+
+// RequirementActions are the real satisfy and clear actions of the
+// requirements pane (Options.ReqActions), which write the same state file
+// under the same lock as the hooks and spcstr req.
+func RequirementActions() reqpane.Actions { return reqpane.DefaultActions() }
 
 // NoColorEnv reports whether NO_COLOR asks for no color (any non-empty
 // value, as https://no-color.org says).

@@ -109,11 +109,10 @@ func (m Model) Render() string {
 	}
 	st := m.styles
 	w := m.width
-	now := m.now()
 	lines := []string{m.header()}
 	if m.showHelp {
 		lines = append(lines, text.Fit(st.Section.Render("Keys")+st.Faint.Render("  (any key closes, j/k scroll)"), w))
-		lines = append(lines, m.helpView(m.bodyHeight())...)
+		lines = append(lines, m.helpView(m.bodyHeight()))
 		lines = append(lines, m.footer())
 		return strings.Join(lines, "\n")
 	}
@@ -126,7 +125,7 @@ func (m Model) Render() string {
 			listTitle = st.TabActive.Render(" Sessions ")
 		}
 		lines = append(lines, text.Fit(listTitle, lw)+st.Faint.Render("│")+m.tabs(m.rightActive(), rw))
-		left := strings.Split(m.list.View(now), "\n")
+		left := strings.Split(m.list.View(), "\n")
 		right := strings.Split(m.rightView(), "\n")
 		sep := st.Faint.Render("│")
 		for i := 0; i < bh; i++ {
@@ -144,7 +143,7 @@ func (m Model) Render() string {
 		var body string
 		switch m.focus {
 		case PaneSessions:
-			body = m.list.View(now)
+			body = m.list.View()
 		default:
 			body = m.paneView(m.focus)
 		}

@@ -20,50 +20,46 @@ import (
 
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/chart"
-	"github.com/dylan-gluck/spcstr/tui/scroll"
-	"github.com/dylan-gluck/spcstr/tui/sessions"
+	"github.com/dylan-gluck/spcstr/tui/draw"
+	"github.com/dylan-gluck/spcstr/tui/pane"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
 
-// KeyMap is the pane's scrolling keys.
-type KeyMap struct {
-	scroll.KeyMap
-}
-
-// DefaultKeyMap returns the pane's bindings.
-func DefaultKeyMap() KeyMap {
-	return KeyMap{scroll.DefaultKeyMap("top", "bottom")}
-}
-
-// ShortHelp implements help.KeyMap.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Down, k.PageDown} }
-
-// FullHelp implements help.KeyMap.
-func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.Bindings()}
-}
-
 // Model is the session pane.
 type Model struct {
-	Keys   KeyMap
-	styles *theme.Styles
-	vp     viewport.Model
-	row    sessions.Row
-	has    bool
-	sess   *state.Session
-	recent []store.Event
-	width  int
-	height int
+	// Keys is the pane's keys: only scrolling.
+	Keys    pane.ScrollKeys
+	styles  *theme.Styles
+	vp      viewport.Model
+	sum     store.Summary
+	display string // the status to show (store.Status*)
+	has     bool
+	sess    *state.Session
+	recent  []store.Event
+	width   int
+	height  int
 }
 
+var (
+	_ pane.Component = (*Model)(nil)
+	_ pane.Scroller  = (*Model)(nil)
+)
+
+// ShortHelp implements help.KeyMap: none, the footer offers moving between
+// sessions and panes instead (the scrolling keys are in the full help).
+func (m *Model) ShortHelp() []key.Binding { return nil }
+
+// FullHelp implements help.KeyMap.
+func (m *Model) FullHelp() [][]key.Binding { return [][]key.Binding{m.Keys.Bindings()} }
+
 // New returns an empty pane.
-func New(st *theme.Styles) Model {
+func New(st *theme.Styles) *Model {
 	vp := viewport.New()
 	vp.KeyMap = viewport.KeyMap{} // keys are handled here
 	vp.MouseWheelEnabled = false
-	return Model{Keys: DefaultKeyMap(), styles: st, vp: vp}
+	return &Model{Keys: pane.DefaultScrollKeys("top", "bottom"), styles: st, vp: vp}
 }
 
 // SetStyles replaces the styles.
@@ -76,28 +72,21 @@ func (m *Model) SetSize(w, h int) {
 	m.vp.SetHeight(h)
 }
 
-// SessionID returns the id shown ("" for none).
-func (m Model) SessionID() string {
-	if !m.has {
-		return ""
-	}
-	return m.row.ID
-}
-
-// SetSession shows a session: its list row and its state (nil when it could
-// not be read). Scrolling is kept when it is the same session.
-func (m *Model) SetSession(row sessions.Row, s *state.Session, now time.Time) {
-	if !m.has || row.ID != m.row.ID {
+// SetSession shows a session: its summary, the status to show
+// (store.Status*) and its state (nil when it could not be read). Scrolling
+// is kept when it is the same session.
+func (m *Model) SetSession(sum store.Summary, display string, s *state.Session, now time.Time) {
+	if !m.has || sum.ID != m.sum.ID {
 		m.vp.GotoTop()
 	}
-	m.row, m.sess, m.has = row, s, true
+	m.sum, m.display, m.sess, m.has = sum, display, s, true
 	m.Refresh(now)
 }
 
-// SetRow updates the row (status, summary) without a new state.
-func (m *Model) SetRow(row sessions.Row, now time.Time) {
-	if m.has && row.ID == m.row.ID {
-		m.row = row
+// SetSummary updates the summary and status shown without a new state.
+func (m *Model) SetSummary(sum store.Summary, display string, now time.Time) {
+	if m.has && sum.ID == m.sum.ID {
+		m.sum, m.display = sum, display
 		m.Refresh(now)
 	}
 }
@@ -114,27 +103,24 @@ func (m *Model) SetRecent(evs []store.Event, now time.Time) {
 	m.Refresh(now)
 }
 
-// Scroll scrolls by n lines (negative: up).
-func (m *Model) Scroll(n int) {
-	if n < 0 {
-		m.vp.ScrollUp(-n)
-	} else {
-		m.vp.ScrollDown(n)
-	}
-}
+// ScrollKeys implements pane.Scroller.
+func (m *Model) ScrollKeys() pane.ScrollKeys { return m.Keys }
+
+// Scroll implements pane.Scroller.
+func (m *Model) Scroll(mv pane.Move) { pane.ScrollViewport(&m.vp, mv) }
 
 // Update handles scrolling keys.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return m, nil
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if mv, ok := m.Keys.Match(k); ok {
+			m.Scroll(mv)
+		}
 	}
-	m.Keys.Handle(&m.vp, k)
-	return m, nil
+	return nil
 }
 
 // View draws the pane.
-func (m Model) View() string {
+func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
@@ -152,10 +138,10 @@ func (m *Model) Refresh(now time.Time) {
 	m.vp.SetYOffset(y)
 }
 
-func (m Model) render(now time.Time) []string {
+func (m *Model) render(now time.Time) []string {
 	st := m.styles
 	w := max(m.width, 10)
-	r := m.row
+	r := m.sum
 	s := m.sess
 	var out []string
 	add := func(line string) { out = append(out, text.Fit(line, w)) }
@@ -164,8 +150,8 @@ func (m Model) render(now time.Time) []string {
 		add(st.Section.Render(title))
 	}
 
-	sym, label := sessions.Symbol(r.Display)
-	paint := sessions.StatusStyle(st, r.Display)
+	sym, label := draw.Symbol(m.display)
+	paint := draw.StatusStyle(st, m.display)
 	add(paint(sym+" "+label) + "  " + st.Title.Render(r.ID))
 	if s == nil {
 		add("")
@@ -177,7 +163,7 @@ func (m Model) render(now time.Time) []string {
 			add(" " + st.Warn.Render(l))
 		}
 		add(st.Faint.Render(" The events below come from the logs."))
-		out = append(out, m.eventLines(now, w, 20)...)
+		out = append(out, m.eventLines(w, 20)...)
 		return out
 	}
 	kv := func(k, v string) {
@@ -202,7 +188,7 @@ func (m Model) render(now time.Time) []string {
 	if s.Status == state.StatusEnded && s.EndReason != "" {
 		kv("ended", s.EndReason)
 	}
-	if r.Display == store.StatusStale {
+	if m.display == store.StatusStale {
 		add(st.Stale.Render("stale: its Claude Code process is gone"))
 	}
 	t := s.Tokens
@@ -215,7 +201,7 @@ func (m Model) render(now time.Time) []string {
 		tail := fmt.Sprintf(" %3.0f%% %s/%s", pct, text.Count(t.ContextUsed), text.Count(t.ContextWindow))
 		gw := max(w-9-text.Width(tail), 4)
 		f, e := chart.Gauge(pct, gw)
-		add(st.Subtle.Render(fmt.Sprintf("%-8s", "context")) + " " + sessions.CtxStyle(st, pct)(f) + st.BarEmpty.Render(e) + tail)
+		add(st.Subtle.Render(fmt.Sprintf("%-8s", "context")) + " " + draw.CtxStyle(st, pct)(f) + st.BarEmpty.Render(e) + tail)
 	}
 	if len(s.Activity) > 0 {
 		sw := max(w-9, 4)
@@ -230,7 +216,7 @@ func (m Model) render(now time.Time) []string {
 
 	if len(m.recent) > 0 {
 		section("Latest events")
-		out = append(out, m.eventLines(now, w, 5)...)
+		out = append(out, m.eventLines(w, 5)...)
 	}
 
 	// Agents as a tree.
@@ -297,7 +283,7 @@ func (m Model) render(now time.Time) []string {
 		if p.Kind == state.PromptKindTaskNotification {
 			mark = st.Info.Render("⚑ ")
 		}
-		line := st.Subtle.Render(clock(p.Timestamp)) + " " + mark + store.OneLine(p.Prompt, 400)
+		line := st.Subtle.Render(draw.Clock(p.Timestamp)) + " " + mark + store.OneLine(p.Prompt, 400)
 		if p.Truncated {
 			line += st.Faint.Render(" [cut]")
 		}
@@ -306,7 +292,7 @@ func (m Model) render(now time.Time) []string {
 
 	section(fmt.Sprintf("Errors  %d", len(s.Errors)))
 	for _, e := range lastN(s.Errors, 20) {
-		line := st.Subtle.Render(clock(e.Timestamp)) + " " + st.Error.Render(e.Type) + " " + store.OneLine(e.Message, 400)
+		line := st.Subtle.Render(draw.Clock(e.Timestamp)) + " " + st.Error.Render(e.Type) + " " + store.OneLine(e.Message, 400)
 		out = append(out, wrapIndent(line, w, 3)...)
 	}
 
@@ -316,13 +302,13 @@ func (m Model) render(now time.Time) []string {
 		if n.Title != "" {
 			msg = n.Title + ": " + msg
 		}
-		line := st.Subtle.Render(clock(n.Timestamp)) + " " + st.NeedsInput.Render(n.Type) + " " + store.OneLine(msg, 400)
+		line := st.Subtle.Render(draw.Clock(n.Timestamp)) + " " + st.NeedsInput.Render(n.Type) + " " + store.OneLine(msg, 400)
 		out = append(out, wrapIndent(line, w, 3)...)
 	}
 	return out
 }
 
-func (m Model) agentLines(a state.Agent, branch, stem string, now time.Time, w int) []string {
+func (m *Model) agentLines(a state.Agent, branch, stem string, now time.Time, w int) []string {
 	st := m.styles
 	name := a.AgentType
 	if name == "" {
@@ -379,38 +365,8 @@ func (m Model) agentLines(a state.Agent, branch, stem string, now time.Time, w i
 	return lines
 }
 
-func (m Model) eventLines(now time.Time, w, n int) []string {
-	return EventLines(m.styles, lastN(m.recent, n), w, false)
-}
-
-// EventLines draws events one per line: time, event, tool, detail. With
-// showSession the short session id leads each line.
-func EventLines(st *theme.Styles, evs []store.Event, w int, showSession bool) []string {
-	var out []string
-	for _, e := range evs {
-		line := st.Subtle.Render(clock(e.At)) + " "
-		if showSession {
-			line += st.Faint.Render(text.ShortID(e.Session)) + " "
-		}
-		name := e.Event
-		if e.Failed {
-			name = st.Error.Render(name)
-		} else {
-			name = st.Info.Render(name)
-		}
-		line += name
-		if e.Tool != "" {
-			line += " " + st.Bold.Render(e.Tool)
-		}
-		if e.Agent != "" {
-			line += " " + st.Faint.Render("("+e.Agent+")")
-		}
-		if e.Detail != "" {
-			line += " " + e.Detail
-		}
-		out = append(out, text.Fit(line, w))
-	}
-	return out
+func (m *Model) eventLines(w, n int) []string {
+	return draw.EventLines(m.styles, lastN(m.recent, n), w, false)
 }
 
 func toolBars(st *theme.Styles, tools map[string]int, w int) []string {
@@ -470,16 +426,7 @@ func wrapIndent(line string, w, indent int) []string {
 	return out
 }
 
-func clock(t time.Time) string {
-	if t.IsZero() {
-		return "--:--:--"
-	}
-	return t.Local().Format("15:04:05")
-}
-
-func rel(p string) string {
-	return filepath.ToSlash(p)
-}
+func rel(p string) string { return filepath.ToSlash(p) }
 
 func total(m map[string]int) int {
 	n := 0

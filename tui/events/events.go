@@ -10,8 +10,8 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dylan-gluck/spcstr/tui/detail"
-	"github.com/dylan-gluck/spcstr/tui/scroll"
+	"github.com/dylan-gluck/spcstr/tui/draw"
+	"github.com/dylan-gluck/spcstr/tui/pane"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
@@ -19,7 +19,7 @@ import (
 
 // KeyMap is the tail's keys.
 type KeyMap struct {
-	scroll.KeyMap
+	pane.ScrollKeys
 	All key.Binding
 	// Decisions toggles showing only gate decisions.
 	Decisions key.Binding
@@ -34,9 +34,9 @@ const (
 // DefaultKeyMap returns the tail's bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		KeyMap:    scroll.DefaultKeyMap("oldest", "newest (follow)"),
-		All:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all sessions / selected")),
-		Decisions: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", helpDecisionsOnly)),
+		ScrollKeys: pane.DefaultScrollKeys("oldest", "newest (follow)"),
+		All:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all sessions / selected")),
+		Decisions:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", helpDecisionsOnly)),
 	}
 }
 
@@ -62,13 +62,24 @@ type Model struct {
 	height    int
 }
 
+var (
+	_ pane.Component = (*Model)(nil)
+	_ pane.Scroller  = (*Model)(nil)
+)
+
 // New returns an empty tail.
-func New(st *theme.Styles) Model {
+func New(st *theme.Styles) *Model {
 	vp := viewport.New()
 	vp.KeyMap = viewport.KeyMap{}
 	vp.MouseWheelEnabled = false
-	return Model{Keys: DefaultKeyMap(), styles: st, vp: vp}
+	return &Model{Keys: DefaultKeyMap(), styles: st, vp: vp}
 }
+
+// ShortHelp implements help.KeyMap.
+func (m *Model) ShortHelp() []key.Binding { return m.Keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (m *Model) FullHelp() [][]key.Binding { return m.Keys.FullHelp() }
 
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(st *theme.Styles) { m.styles = st; m.render() }
@@ -82,10 +93,10 @@ func (m *Model) SetSize(w, h int) {
 }
 
 // All reports whether every session's events are shown.
-func (m Model) All() bool { return m.all }
+func (m *Model) All() bool { return m.all }
 
 // DecisionsOnly reports whether only gate decisions are shown.
-func (m Model) DecisionsOnly() bool { return m.decisions }
+func (m *Model) DecisionsOnly() bool { return m.decisions }
 
 // SetEvents replaces the events shown (oldest first) for session ("" with
 // all). The view stays at the bottom when it was there.
@@ -94,14 +105,11 @@ func (m *Model) SetEvents(session string, evs []store.Event) {
 	m.render()
 }
 
-// Scroll scrolls by n lines.
-func (m *Model) Scroll(n int) {
-	if n < 0 {
-		m.vp.ScrollUp(-n)
-	} else {
-		m.vp.ScrollDown(n)
-	}
-}
+// ScrollKeys implements pane.Scroller.
+func (m *Model) ScrollKeys() pane.ScrollKeys { return m.Keys.ScrollKeys }
+
+// Scroll implements pane.Scroller.
+func (m *Model) Scroll(mv pane.Move) { pane.ScrollViewport(&m.vp, mv) }
 
 func (m *Model) render() {
 	follow := m.vp.AtBottom() || m.vp.TotalLineCount() == 0
@@ -118,7 +126,7 @@ func (m *Model) render() {
 	if len(evs) == 0 {
 		lines = []string{m.styles.Faint.Render(empty)}
 	} else {
-		lines = detail.EventLines(m.styles, evs, m.width, m.all)
+		lines = draw.EventLines(m.styles, evs, m.width, m.all)
 	}
 	m.vp.SetContent(strings.Join(lines, "\n"))
 	if follow {
@@ -126,15 +134,16 @@ func (m *Model) render() {
 	}
 }
 
-// Update handles the tail's keys. ToggledAll is returned as a message-free
-// flag: the root reads All() after a key.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+// Update handles the tail's keys. The root reads All() after a key to
+// give the tail every session's events or the selected one's.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return nil
 	}
-	if m.Keys.Handle(&m.vp, k) {
-		return m, nil
+	if mv, ok := m.Keys.Match(k); ok {
+		m.Scroll(mv)
+		return nil
 	}
 	switch {
 	case key.Matches(k, m.Keys.All):
@@ -149,7 +158,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.vp.GotoBottom()
 		m.render()
 	}
-	return m, nil
+	return nil
 }
 
 // Decisions returns a copy of the gate decisions among evs (Event
@@ -165,7 +174,7 @@ func Decisions(evs []store.Event) []store.Event {
 }
 
 // View draws the tail with a title line.
-func (m Model) View() string {
+func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}

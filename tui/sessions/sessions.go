@@ -13,6 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/tui/chart"
+	"github.com/dylan-gluck/spcstr/tui/draw"
+	"github.com/dylan-gluck/spcstr/tui/pane"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
@@ -28,39 +30,51 @@ type Row struct {
 // rowHeight is the number of lines each session takes.
 const rowHeight = 2
 
-// KeyMap is the list's key bindings.
+// KeyMap is the list's key bindings: the shared scrolling keys (they move
+// the cursor), open, and the filter's.
 type KeyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Filter, ClearFilter, AcceptFilter       key.Binding
+	pane.ScrollKeys
+	Open                              key.Binding
+	Filter, ClearFilter, AcceptFilter key.Binding
 }
 
 // DefaultKeyMap returns the list's bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:           key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous session")),
-		Down:         key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next session")),
-		PageUp:       key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown:     key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
-		Top:          key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "newest session")),
-		Bottom:       key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "oldest session")),
+		ScrollKeys: pane.ScrollKeys{
+			Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous session")),
+			Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next session")),
+			PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+			PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+			Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "newest session")),
+			Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "oldest session")),
+		},
+		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open session")),
 		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter sessions")),
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 	}
 }
 
-// ShortHelp implements help.KeyMap.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Down, k.Filter} }
+// ShortHelp implements help.KeyMap: the filter's keys while it is typed.
+func (m *Model) ShortHelp() []key.Binding {
+	if m.editing {
+		return []key.Binding{m.Keys.AcceptFilter, m.Keys.ClearFilter}
+	}
+	return []key.Binding{m.Keys.Down, m.Keys.Open, m.Keys.Filter}
+}
 
 // FullHelp implements help.KeyMap.
-func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Filter, k.AcceptFilter, k.ClearFilter}}
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.Keys
+	return [][]key.Binding{append(k.Bindings(), k.Open), {k.Filter, k.AcceptFilter, k.ClearFilter}}
 }
 
 // Model is the sessions pane.
 type Model struct {
 	Keys    KeyMap
 	styles  *theme.Styles
+	now     func() time.Time
 	rows    []Row // sorted, all
 	visible []int // indexes into rows that pass the filter
 	cursor  int   // index into visible
@@ -73,14 +87,22 @@ type Model struct {
 	empty   []string
 }
 
+var (
+	_ pane.Component = (*Model)(nil)
+	_ pane.Scroller  = (*Model)(nil)
+)
+
 // SetEmptyText replaces what the list says when there are no sessions (no
 // lines: the default).
 func (m *Model) SetEmptyText(lines ...string) { m.empty = lines }
 
-// New returns an empty list.
-func New(st *theme.Styles) Model {
-	return Model{Keys: DefaultKeyMap(), styles: st}
+// New returns an empty list; ages are dated by the clock (SetClock).
+func New(st *theme.Styles) *Model {
+	return &Model{Keys: DefaultKeyMap(), styles: st, now: time.Now}
 }
+
+// SetClock sets the clock that dates the ages and sparklines.
+func (m *Model) SetClock(now func() time.Time) { m.now = now }
 
 // SetStyles replaces the styles (background color learned).
 func (m *Model) SetStyles(st *theme.Styles) { m.styles = st }
@@ -95,13 +117,13 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) SetFocused(f bool) { m.focused = f }
 
 // Editing reports whether the filter is being typed (keys go to it).
-func (m Model) Editing() bool { return m.editing }
+func (m *Model) Editing() bool { return m.editing }
 
 // Filter returns the filter text.
-func (m Model) Filter() string { return m.filter }
+func (m *Model) Filter() string { return m.filter }
 
 // Len is the number of sessions shown (after the filter) and in total.
-func (m Model) Len() (shown, total int) { return len(m.visible), len(m.rows) }
+func (m *Model) Len() (shown, total int) { return len(m.visible), len(m.rows) }
 
 // SetRows replaces the rows, sorted newest activity first, keeping the
 // cursor on the same session.
@@ -122,7 +144,7 @@ func (m *Model) SetRows(rows []Row) {
 }
 
 // Selected returns the row under the cursor.
-func (m Model) Selected() (Row, bool) {
+func (m *Model) Selected() (Row, bool) {
 	if m.cursor < 0 || m.cursor >= len(m.visible) {
 		return Row{}, false
 	}
@@ -198,7 +220,7 @@ func matches(r Row, f string) bool {
 	return false
 }
 
-func (m Model) listHeight() int {
+func (m *Model) listHeight() int {
 	h := m.height
 	if m.editing || m.filter != "" {
 		h--
@@ -223,12 +245,23 @@ func (m *Model) clamp() {
 	m.offset = max(min(m.offset, len(m.visible)-per), 0)
 }
 
-// Update handles keys while the list has focus. moved reports whether the
-// selection changed (the root then loads that session).
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+// ScrollKeys implements pane.Scroller.
+func (m *Model) ScrollKeys() pane.ScrollKeys { return m.Keys.ScrollKeys }
+
+// Scroll implements pane.Scroller: it moves the cursor (a page is the rows
+// shown).
+func (m *Model) Scroll(mv pane.Move) {
+	m.cursor = mv.Apply(m.cursor, len(m.visible), m.listHeight()/rowHeight)
+	m.clamp()
+}
+
+// Update handles keys while the list has focus: the filter's while it is
+// typed, else scrolling and the filter's. The root sees the selection
+// change through Selected.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return nil
 	}
 	if m.editing {
 		switch {
@@ -247,29 +280,18 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case k.String() == "space":
 			m.filter += " "
 		default:
-			return m, nil
+			return nil
 		}
 		m.refilter()
 		m.cursor = 0
 		m.clamp()
-		return m, nil
+		return nil
 	}
-	per := max(m.listHeight()/rowHeight, 1)
+	if mv, ok := m.Keys.Match(k); ok {
+		m.Scroll(mv)
+		return nil
+	}
 	switch {
-	case key.Matches(k, m.Keys.Up):
-		m.Move(-1)
-	case key.Matches(k, m.Keys.Down):
-		m.Move(1)
-	case key.Matches(k, m.Keys.PageUp):
-		m.Move(-per)
-	case key.Matches(k, m.Keys.PageDown):
-		m.Move(per)
-	case key.Matches(k, m.Keys.Top):
-		m.cursor = 0
-		m.clamp()
-	case key.Matches(k, m.Keys.Bottom):
-		m.cursor = len(m.visible) - 1
-		m.clamp()
 	case key.Matches(k, m.Keys.Filter):
 		m.editing = true
 		m.clamp()
@@ -278,11 +300,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.refilter()
 		m.clamp()
 	}
-	return m, nil
+	return nil
 }
 
-// View draws the list at its size. now dates the ages and sparklines.
-func (m Model) View(now time.Time) string {
+// View draws the list at its size.
+func (m *Model) View() string {
+	now := m.now()
 	st := m.styles
 	w := m.width
 	if w <= 0 || m.height <= 0 {
@@ -327,45 +350,11 @@ func (m Model) View(now time.Time) string {
 	return strings.Join(lines, "\n")
 }
 
-// Symbol and label for a display status.
-func Symbol(status string) (string, string) {
-	switch status {
-	case store.StatusWorking:
-		return "●", "working"
-	case store.StatusWaiting:
-		return "◌", "waiting"
-	case store.StatusNeedsInput:
-		return "!", "needs input"
-	case store.StatusEnded:
-		return "○", "ended"
-	case store.StatusStale:
-		return "✗", "stale"
-	}
-	return "?", "unknown"
-}
-
-// StatusStyle returns the style of a display status.
-func StatusStyle(st *theme.Styles, status string) func(...string) string {
-	switch status {
-	case store.StatusWorking:
-		return st.Working.Render
-	case store.StatusWaiting:
-		return st.Waiting.Render
-	case store.StatusNeedsInput:
-		return st.NeedsInput.Render
-	case store.StatusEnded:
-		return st.Ended.Render
-	case store.StatusStale:
-		return st.Stale.Render
-	}
-	return st.Faint.Render
-}
-
-func (m Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string {
+func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string {
 	st := m.styles
 	w := m.width
-	sym, label := Symbol(r.Display)
-	paint := StatusStyle(st, r.Display)
+	sym, label := draw.Symbol(r.Display)
+	paint := draw.StatusStyle(st, r.Display)
 	mark := "  "
 	if sel {
 		mark = st.Cursor.Render("▌ ")
@@ -394,7 +383,7 @@ func (m Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string {
 			stats += " " + st.Working.Render(text.Count(int64(r.AgentsRunning))+"a")
 		}
 		if r.ContextPct > 0 {
-			stats += " " + ctxStyle(st, r.ContextPct)(text.Count(int64(r.ContextPct+0.5))+"%")
+			stats += " " + draw.CtxStyle(st, r.ContextPct)(text.Count(int64(r.ContextPct+0.5))+"%")
 		}
 		sw := w - 2 - text.Width(stats)
 		spark := ""
@@ -409,16 +398,3 @@ func (m Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string {
 	}
 	return []string{line1, line2}
 }
-
-func ctxStyle(st *theme.Styles, pct float64) func(...string) string {
-	switch {
-	case pct >= 85:
-		return st.GaugeHigh.Render
-	case pct >= 60:
-		return st.GaugeMid.Render
-	}
-	return st.Subtle.Render
-}
-
-// CtxStyle returns the gauge style for a context percentage.
-func CtxStyle(st *theme.Styles, pct float64) func(...string) string { return ctxStyle(st, pct) }

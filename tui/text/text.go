@@ -1,5 +1,6 @@
 // Package text holds the dashboard's small formatting helpers: durations,
-// ages, token counts, and width-aware padding and truncation of styled text.
+// ages, token counts, width-aware padding and truncation of styled text,
+// and Sanitize, the one function that makes untrusted text safe to print.
 package text
 
 import (

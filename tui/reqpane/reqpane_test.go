@@ -1,4 +1,4 @@
-package requirements
+package reqpane
 
 import (
 	"context"
@@ -21,9 +21,9 @@ func TestPaneKeys(t *testing.T) {
 		t.Fatalf("unconfigured pane:\n%s", v)
 	}
 	m.SetView(View{Configured: true, Requirements: []Requirement{{Name: "a", Scope: "session"}, {Name: "b", Scope: "branch", Satisfied: true}}})
-	m, _ = m.Update(press("j"))
+	m.Update(press("j"))
 	for k, kind := range map[string]string{"s": "satisfy-session", "S": "satisfy-branch", "x": "clear"} {
-		_, cmd := m.Update(press(k))
+		cmd := m.Update(press(k))
 		if cmd == nil {
 			t.Fatalf("%s: no command", k)
 		}

@@ -1,12 +1,11 @@
-// Package requirements is the dashboard's requirements pane: each
-// requirement of the selected session's branch with its scope, whether this
-// session triggered it, and whether (and by what) it is satisfied. It owns
-// the pane's view model; the requirements themselves (config cascade, state
-// files, satisfy/clear) come from the domain package
-// github.com/dylan-gluck/spcstr/requirements, through Load and
-// DefaultActions, which write the same state file under the same lock as
-// the hooks and `spcstr req`.
-package requirements
+// Package reqpane is the dashboard's requirements pane: each requirement of
+// the selected session's branch with its scope, whether this session
+// triggered it, and whether (and by what) it is satisfied, and the keys
+// that satisfy or clear one. It owns the pane's view model; the
+// requirements themselves (config cascade, state files, satisfy/clear) come
+// from internal/requirements, through Load and DefaultActions, which write
+// the same state file under the same lock as the hooks and `spcstr req`.
+package reqpane
 
 import (
 	"context"
@@ -17,6 +16,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	reqs "github.com/dylan-gluck/spcstr/internal/requirements"
+	"github.com/dylan-gluck/spcstr/tui/draw"
+	"github.com/dylan-gluck/spcstr/tui/pane"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
@@ -138,7 +139,7 @@ type Actions struct {
 // KeyMap is the pane's keys. Satisfy and Clear are reserved for the
 // requirements feature: until its Actions are wired they say so.
 type KeyMap struct {
-	Up, Down                             key.Binding
+	pane.ScrollKeys
 	SatisfySession, SatisfyBranch, Clear key.Binding
 }
 
@@ -153,8 +154,14 @@ func DefaultKeyMap(wired bool) KeyMap {
 		suffix = ""
 	}
 	return KeyMap{
-		Up:             key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous requirement")),
-		Down:           key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next requirement")),
+		ScrollKeys: pane.ScrollKeys{
+			Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous requirement")),
+			Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next requirement")),
+			PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+			PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
+			Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first requirement")),
+			Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last requirement")),
+		},
 		SatisfySession: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "satisfy for this session"+suffix)),
 		SatisfyBranch:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "satisfy for the branch"+suffix)),
 		Clear:          key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "clear the requirement"+suffix)),
@@ -168,7 +175,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down}, {k.SatisfySession, k.SatisfyBranch, k.Clear}}
+	return [][]key.Binding{k.Bindings(), {k.SatisfySession, k.SatisfyBranch, k.Clear}}
 }
 
 // ActionMsg asks the root to run an action on the selected requirement.
@@ -185,13 +192,23 @@ type Model struct {
 	cursor int
 	width  int
 	height int
-	offset int
 }
 
-// New returns the pane.
-func New(st *theme.Styles, wired bool) Model {
-	return Model{Keys: DefaultKeyMap(wired), styles: st, view: View{Reason: "loading…"}}
+var (
+	_ pane.Component = (*Model)(nil)
+	_ pane.Scroller  = (*Model)(nil)
+)
+
+// New returns the pane; wired says whether the write actions exist.
+func New(st *theme.Styles, wired bool) *Model {
+	return &Model{Keys: DefaultKeyMap(wired), styles: st, view: View{Reason: "loading…"}}
 }
+
+// ShortHelp implements help.KeyMap.
+func (m *Model) ShortHelp() []key.Binding { return m.Keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (m *Model) FullHelp() [][]key.Binding { return m.Keys.FullHelp() }
 
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(st *theme.Styles) { m.styles = st }
@@ -199,10 +216,11 @@ func (m *Model) SetStyles(st *theme.Styles) { m.styles = st }
 // SetSize sets the pane's size.
 func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
 
-// SetView replaces what is shown, keeping the cursor on the same name.
+// SetView replaces what is shown, keeping the cursor on the same name. Its
+// text (read from the repository's files) is made safe to print here, once.
 func (m *Model) SetView(v View) {
 	sel, ok := m.Selected()
-	m.view = v
+	m.view = v.sanitized()
 	m.cursor = 0
 	if ok {
 		for i, r := range v.Requirements {
@@ -214,45 +232,48 @@ func (m *Model) SetView(v View) {
 }
 
 // Selected returns the requirement under the cursor.
-func (m Model) Selected() (Requirement, bool) {
+func (m *Model) Selected() (Requirement, bool) {
 	if !m.view.Configured || m.cursor < 0 || m.cursor >= len(m.view.Requirements) {
 		return Requirement{}, false
 	}
 	return m.view.Requirements[m.cursor], true
 }
 
-// Scroll moves the cursor by n.
-func (m *Model) Scroll(n int) {
-	m.cursor = min(max(m.cursor+n, 0), max(len(m.view.Requirements)-1, 0))
+// ScrollKeys implements pane.Scroller.
+func (m *Model) ScrollKeys() pane.ScrollKeys { return m.Keys.ScrollKeys }
+
+// Scroll implements pane.Scroller: it moves the cursor.
+func (m *Model) Scroll(mv pane.Move) {
+	m.cursor = mv.Apply(m.cursor, len(m.view.Requirements), m.height-2)
 }
 
 // Update handles the pane's keys. The write keys return an ActionMsg.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return nil
+	}
+	if mv, ok := m.Keys.Match(k); ok {
+		m.Scroll(mv)
+		return nil
 	}
 	act := func(kind string) tea.Cmd {
 		sel, _ := m.Selected()
 		return func() tea.Msg { return ActionMsg{Kind: kind, Name: sel.Name} }
 	}
 	switch {
-	case key.Matches(k, m.Keys.Up):
-		m.Scroll(-1)
-	case key.Matches(k, m.Keys.Down):
-		m.Scroll(1)
 	case key.Matches(k, m.Keys.SatisfySession):
-		return m, act("satisfy-session")
+		return act("satisfy-session")
 	case key.Matches(k, m.Keys.SatisfyBranch):
-		return m, act("satisfy-branch")
+		return act("satisfy-branch")
 	case key.Matches(k, m.Keys.Clear):
-		return m, act("clear")
+		return act("clear")
 	}
-	return m, nil
+	return nil
 }
 
 // View draws the pane.
-func (m Model) View() string {
+func (m *Model) View() string {
 	st := m.styles
 	w, h := m.width, m.height
 	if w <= 0 || h <= 0 {
@@ -262,11 +283,11 @@ func (m Model) View() string {
 	add := func(s string) { out = append(out, text.Fit(s, w)) }
 	title := "Requirements"
 	if m.view.Branch != "" {
-		title += " · " + text.Sanitize(m.view.Branch)
+		title += " · " + m.view.Branch
 	}
 	add(st.Section.Render(title))
 	if m.view.Err != "" {
-		for _, l := range text.Wrap(text.Sanitize(m.view.Err), w-1) {
+		for _, l := range text.Wrap(m.view.Err, w-1) {
 			add(" " + st.Error.Render(l))
 		}
 	}
@@ -299,12 +320,12 @@ func (m Model) View() string {
 			if r.Satisfied {
 				mark = st.OK.Render("✓")
 			}
-			line := " " + mark + " " + st.Bold.Render(text.Sanitize(r.Name)) + " " + st.Subtle.Render(r.Scope)
+			line := " " + mark + " " + st.Bold.Render(r.Name) + " " + st.Subtle.Render(r.Scope)
 			if r.Triggered {
 				line += " " + st.Warn.Render("triggered")
 			}
 			if r.Satisfied && r.SatisfiedBy != "" {
-				line += " " + st.Faint.Render("by "+text.Sanitize(r.SatisfiedBy))
+				line += " " + st.Faint.Render("by "+r.SatisfiedBy)
 			}
 			line = text.Fit(line, w)
 			if i == m.cursor {
@@ -312,17 +333,24 @@ func (m Model) View() string {
 			}
 			out = append(out, line)
 			if i == m.cursor && r.Message != "" {
-				for _, l := range text.Wrap(text.Sanitize(r.Message), max(w-4, 8)) {
+				for _, l := range text.Wrap(r.Message, max(w-4, 8)) {
 					add("    " + st.Faint.Render(l))
 				}
 			}
 		}
 	}
-	if len(out) > h {
-		out = out[:h]
+	return draw.Window(out, 0, w, h)
+}
+
+// sanitized returns v with its text made safe to print.
+func (v View) sanitized() View {
+	c := text.Sanitize
+	v.Reason, v.Branch, v.Err = c(v.Reason), c(v.Branch), c(v.Err)
+	rs := make([]Requirement, len(v.Requirements))
+	for i, r := range v.Requirements {
+		r.Name, r.Scope, r.SatisfiedBy, r.Message = c(r.Name), c(r.Scope), c(r.SatisfiedBy), c(r.Message)
+		rs[i] = r
 	}
-	for len(out) < h {
-		out = append(out, strings.Repeat(" ", w))
-	}
-	return strings.Join(out, "\n")
+	v.Requirements = rs
+	return v
 }

@@ -1,18 +1,22 @@
-// Package feedback is the dashboard's feedback-loop pane: for the selected
+// Package looppane is the dashboard's feedback-loop pane: for the selected
 // session, each domain (backend, frontend, ...) against the three phases
 // review, test planning and testing, with each phase's status, the agent
 // that reported it and its issues, and the loop's iteration i/max. It owns
-// the pane's view model; the loop itself comes from the domain package
-// github.com/dylan-gluck/spcstr/feedback through Load.
-package feedback
+// the pane's view model; the loop itself comes from internal/feedback
+// through Load.
+package looppane
 
 import (
 	"context"
 	"fmt"
-	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	fb "github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui/draw"
+	"github.com/dylan-gluck/spcstr/tui/pane"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
@@ -118,29 +122,62 @@ type Loader func(ctx context.Context, req Request) View
 
 // Model is the feedback-loop pane.
 type Model struct {
+	// Keys is the pane's keys: only scrolling.
+	Keys   pane.ScrollKeys
 	styles *theme.Styles
 	view   View
+	lines  []string // the content, drawn when the view, size or styles change
 	width  int
 	height int
 	offset int
 }
 
+var (
+	_ pane.Component = (*Model)(nil)
+	_ pane.Scroller  = (*Model)(nil)
+)
+
 // New returns the pane.
-func New(st *theme.Styles) Model { return Model{styles: st, view: View{Reason: "loading…"}} }
+func New(st *theme.Styles) *Model {
+	return &Model{Keys: pane.DefaultScrollKeys("top", "bottom"), styles: st, view: View{Reason: "loading…"}}
+}
+
+// ShortHelp implements help.KeyMap: none, the footer offers moving between
+// sessions and panes instead (the scrolling keys are in the full help).
+func (m *Model) ShortHelp() []key.Binding { return nil }
+
+// FullHelp implements help.KeyMap.
+func (m *Model) FullHelp() [][]key.Binding { return [][]key.Binding{m.Keys.Bindings()} }
 
 // SetStyles replaces the styles.
-func (m *Model) SetStyles(st *theme.Styles) { m.styles = st }
+func (m *Model) SetStyles(st *theme.Styles) { m.styles = st; m.render() }
 
 // SetSize sets the pane's size.
-func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+func (m *Model) SetSize(w, h int) { m.width, m.height = w, h; m.render() }
 
-// SetView replaces what is shown.
-func (m *Model) SetView(v View) { m.view = v }
+// SetView replaces what is shown. Its text (read from the session's files)
+// is made safe to print here, once.
+func (m *Model) SetView(v View) { m.view = v.sanitized(); m.render() }
 
-// Scroll scrolls by n lines.
-func (m *Model) Scroll(n int) { m.offset = max(m.offset+n, 0) }
+// ScrollKeys implements pane.Scroller.
+func (m *Model) ScrollKeys() pane.ScrollKeys { return m.Keys }
 
-func (m Model) mark(p Phase) string {
+// Scroll implements pane.Scroller.
+func (m *Model) Scroll(mv pane.Move) {
+	m.offset = mv.Apply(m.offset, len(m.lines)-m.height+1, m.height)
+}
+
+// Update handles scrolling keys.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if mv, ok := m.Keys.Match(k); ok {
+			m.Scroll(mv)
+		}
+	}
+	return nil
+}
+
+func (m *Model) mark(p Phase) string {
 	st := m.styles
 	switch p.Status {
 	case Pass:
@@ -154,11 +191,19 @@ func (m Model) mark(p Phase) string {
 }
 
 // View draws the pane.
-func (m Model) View() string {
-	st := m.styles
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
+func (m *Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
 		return ""
+	}
+	return draw.Window(m.lines, m.offset, m.width, m.height)
+}
+
+func (m *Model) render() {
+	st := m.styles
+	w := m.width
+	if w <= 0 || m.height <= 0 {
+		m.lines = nil
+		return
 	}
 	var out []string
 	add := func(s string) { out = append(out, text.Fit(s, w)) }
@@ -168,7 +213,7 @@ func (m Model) View() string {
 	}
 	add(st.Section.Render(title))
 	if m.view.Err != "" {
-		for _, l := range text.Wrap(text.Sanitize(m.view.Err), w-1) {
+		for _, l := range text.Wrap(m.view.Err, w-1) {
 			add(" " + st.Error.Render(l))
 		}
 	}
@@ -179,7 +224,7 @@ func (m Model) View() string {
 		}
 	} else {
 		if m.view.Escalated != "" {
-			for _, l := range text.Wrap("escalated: "+text.Sanitize(m.view.Escalated), w-1) {
+			for _, l := range text.Wrap("escalated: "+m.view.Escalated, w-1) {
 				add(" " + st.Warn.Render(l))
 			}
 		}
@@ -190,7 +235,7 @@ func (m Model) View() string {
 		cell := 8
 		add(st.Subtle.Render(" " + text.Fit("domain", nameW) + " " + text.Fit("review", cell) + text.Fit("plan", cell) + "test"))
 		for _, d := range m.view.Domains {
-			add(" " + st.Bold.Render(text.Fit(text.Sanitize(d.Name), nameW)) + " " +
+			add(" " + st.Bold.Render(text.Fit(d.Name, nameW)) + " " +
 				text.Fit(m.mark(d.Review), cell) + text.Fit(m.mark(d.TestPlanning), cell) + m.mark(d.Testing))
 			for _, ph := range []struct {
 				n string
@@ -201,24 +246,38 @@ func (m Model) View() string {
 				}
 				line := "   " + st.Faint.Render(ph.n+":")
 				if ph.p.Agent != "" {
-					line += " " + text.Sanitize(ph.p.Agent)
+					line += " " + ph.p.Agent
 				}
 				add(line)
 				for _, is := range ph.p.Issues {
-					for _, l := range text.Wrap("- "+text.Sanitize(is), max(w-6, 8)) {
+					for _, l := range text.Wrap("- "+is, max(w-6, 8)) {
 						add("     " + st.Subtle.Render(l))
 					}
 				}
 			}
 		}
 	}
-	off := min(m.offset, max(len(out)-h, 0))
-	out = out[off:]
-	if len(out) > h {
-		out = out[:h]
+	m.lines = out
+	m.offset = min(m.offset, max(len(out)-m.height, 0))
+}
+
+// sanitized returns v with its text made safe to print.
+func (v View) sanitized() View {
+	c := text.Sanitize
+	v.Reason, v.Escalated, v.Err = c(v.Reason), c(v.Escalated), c(v.Err)
+	ds := make([]Domain, len(v.Domains))
+	for i, d := range v.Domains {
+		d.Name = c(d.Name)
+		for _, p := range []*Phase{&d.Review, &d.TestPlanning, &d.Testing} {
+			p.Agent = c(p.Agent)
+			is := make([]string, len(p.Issues))
+			for j, x := range p.Issues {
+				is[j] = c(x)
+			}
+			p.Issues = is
+		}
+		ds[i] = d
 	}
-	for len(out) < h {
-		out = append(out, strings.Repeat(" ", w))
-	}
-	return strings.Join(out, "\n")
+	v.Domains = ds
+	return v
 }
