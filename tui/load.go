@@ -121,6 +121,46 @@ func actionCmd(ctx context.Context, act reqpane.Action, req reqpane.Request, nam
 	}
 }
 
+// The requirement and loop panes' reads, and the requirement actions.
+
+func (m *Model) reqRequest() reqpane.Request {
+	r := reqpane.Request{Root: m.opt.Layout.Root, SessionID: m.selected}
+	if s, ok := m.st.Summary(m.selected); ok {
+		r.Branch = s.Branch
+	}
+	return r
+}
+
+func (m *Model) loadReq() tea.Cmd {
+	return reqCmd(m.ctx, m.opt.Requirements, m.reqRequest())
+}
+
+func (m *Model) loadFeedback() tea.Cmd {
+	return feedbackCmd(m.ctx, m.opt.Feedback, looppane.Request{Root: m.opt.Layout.Root, SessionID: m.selected})
+}
+
+func (m *Model) runAction(a reqpane.ActionMsg) tea.Cmd {
+	var act reqpane.Action
+	var done string
+	switch a.Kind {
+	case "satisfy-session":
+		act, done = m.opt.ReqActions.SatisfySession, "satisfied for this session: "+a.Name
+	case "satisfy-branch":
+		act, done = m.opt.ReqActions.SatisfyBranch, "satisfied for the branch: "+a.Name
+	case "clear":
+		act, done = m.opt.ReqActions.Clear, "cleared: "+a.Name
+	}
+	if act == nil {
+		m.flash("satisfy and clear are " + reqpane.ComingSoon)
+		return nil
+	}
+	if a.Name == "" {
+		m.flash("no requirement selected")
+		return nil
+	}
+	return actionCmd(m.ctx, act, m.reqRequest(), a.Name, done)
+}
+
 // RequirementsDir is the folder holding requirement state for the project
 // at root: <git common dir>/requirements, or .spcstr/requirements outside
 // git (docs/layout.md).

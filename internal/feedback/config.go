@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -28,13 +29,19 @@ type Config struct {
 	// Rules route changed files to domains. They are tried in order before
 	// the default rules; the first rule that matches a file decides.
 	Rules []Rule `yaml:"rules"`
-	// DefaultRules keeps the built-in rules (Go → backend, TS/TSX/JSX →
-	// frontend, Python → python) after Rules. Default true.
+	// DefaultRules keeps the built-in rules (.claude/tools/ → tool, Go and
+	// Python → backend, TSX/JSX → frontend) after Rules. Default true.
 	DefaultRules *bool `yaml:"default_rules"`
 	// BypassSkills lists skills (or slash commands) that run their own
 	// review/test loop: once one runs in a session, Stop is not blocked.
 	// Entries may be globs ("orchestrating-*").
 	BypassSkills []string `yaml:"bypass_skills"`
+	// BypassPattern is a regular expression searched in the session's
+	// transcript (read incrementally, at Stop): a match means an
+	// orchestration owns the loop, as a bypass skill does. Unset: the
+	// orchestration skills' names; "" turns the search off.
+	BypassPattern *string `yaml:"bypass_pattern"`
+	bypassRe      *regexp.Regexp
 	// LimitsFile is the orchestration limits file, relative to the project
 	// root (default .claude/config/orchestration-limits.yaml).
 	LimitsFile string `yaml:"limits_file"`
@@ -101,19 +108,21 @@ func (n Names) First() string {
 const (
 	DomainBackend  = "backend"
 	DomainFrontend = "frontend"
-	DomainPython   = "python"
+	DomainTool     = "tool"
 
 	DefaultTestLead   = "test-lead"
 	DefaultLimitsFile = ".claude/config/orchestration-limits.yaml"
 )
 
 // DefaultRules are the built-in routing rules, tried after the configured
-// ones.
+// ones: the hooks architecture's routing table. Anything under
+// .claude/tools/ belongs to the tool domain (its own reviewer and tester),
+// Go and Python to backend, TSX and JSX to frontend.
 func DefaultRules() []Rule {
 	return []Rule{
-		{Domain: DomainBackend, Extensions: []string{".go"}},
-		{Domain: DomainFrontend, Extensions: []string{".ts", ".tsx", ".jsx"}},
-		{Domain: DomainPython, Extensions: []string{".py"}},
+		{Domain: DomainTool, Paths: []string{".claude/tools/"}},
+		{Domain: DomainBackend, Extensions: []string{".go", ".py"}},
+		{Domain: DomainFrontend, Extensions: []string{".tsx", ".jsx"}},
 	}
 }
 
@@ -143,10 +152,21 @@ func (c *Config) normalize() error {
 	if c.LimitsFile == "" {
 		c.LimitsFile = DefaultLimitsFile
 	}
+	pattern := DefaultBypassPattern
+	if c.BypassPattern != nil {
+		pattern = *c.BypassPattern
+	}
+	if pattern != "" {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return fmt.Errorf("bypass_pattern: %w", err)
+		}
+		c.bypassRe = re
+	}
 	builtin := map[string]Domain{
 		DomainBackend:  {Reviewer: Names{"backend-reviewer"}, Tester: Names{"backend-tester"}},
 		DomainFrontend: {Reviewer: Names{"frontend-reviewer"}, Tester: Names{"frontend-tester"}},
-		DomainPython:   {Reviewer: Names{"python-reviewer"}, Tester: Names{"python-tester"}},
+		DomainTool:     {Reviewer: Names{"tool-reviewer"}, Tester: Names{"tool-tester"}},
 	}
 	merged := map[string]Domain{}
 	for name, d := range builtin {

@@ -64,9 +64,12 @@ func TestRoute(t *testing.T) {
 		{defaults, "main.go", DomainBackend},
 		{defaults, "cmd/spcstr/main.go", DomainBackend},
 		{defaults, "ui/App.tsx", DomainFrontend},
-		{defaults, "ui/util.ts", DomainFrontend},
+		{defaults, "ui/util.ts", ""}, // the routing table names .tsx and .jsx only
 		{defaults, "ui/Old.JSX", DomainFrontend},
-		{defaults, "scripts/tool.py", DomainPython},
+		{defaults, "scripts/tool.py", DomainBackend},
+		{defaults, ".claude/tools/lint/main.go", DomainTool}, // the path rule comes first
+		{defaults, ".claude/tools/README.md", DomainTool},
+		{defaults, "x/.claude/tools/a.go", DomainBackend},
 		{defaults, "README.md", ""},
 		{defaults, "go.mod", ""},
 		{defaults, "/elsewhere/x.go", DomainBackend},

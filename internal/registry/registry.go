@@ -94,6 +94,28 @@ func Register(ctx context.Context, path, sessionID string, e Entry, alive func(p
 	})
 }
 
+// RefreshInterval is how often a session's last_active is refreshed: at
+// most once a minute, so that the hook does not rewrite a file shared by
+// every session on every event.
+const RefreshInterval = time.Minute
+
+// Touch sets a registered session's last_active to now. A session that is
+// not registered is left alone (SessionStart registers it), and so is one
+// refreshed less than RefreshInterval ago.
+func Touch(ctx context.Context, path, sessionID string, now float64) error {
+	var f File
+	return jsonfile.Update(ctx, path, &f, func(fresh bool, _ error) (bool, error) {
+		key := ShortID(sessionID)
+		e, ok := f.Sessions[key]
+		if fresh || !ok || now-e.LastActive < RefreshInterval.Seconds() {
+			return false, nil
+		}
+		e.LastActive = now
+		f.Sessions[key] = e
+		return true, nil
+	})
+}
+
 // Remove deletes a session's entry.
 func Remove(ctx context.Context, path, sessionID string) error {
 	var f File

@@ -212,3 +212,41 @@ func TestRegisterKeepsForeignFields(t *testing.T) {
 		t.Errorf("re-register did not set spcstr's fields: %s", data)
 	}
 }
+
+func TestTouch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.json")
+	ctx := context.Background()
+	alive := func(int) bool { return true }
+	if err := Register(ctx, path, "abcdef12-0000", Entry{PPID: 1, StartedAt: 100, LastActive: 100}, alive); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		id   string
+		now  float64
+		want float64
+	}{
+		{"abcdef12-0000", 130, 100}, // within the minute: unchanged
+		{"abcdef12-0000", 161, 161},
+		{"abcdef12-0000", 200, 161},
+		{"ffffffff-0000", 500, 161}, // not registered: nothing
+	} {
+		if err := Touch(ctx, path, tt.id, tt.now); err != nil {
+			t.Fatal(err)
+		}
+		e, _ := Load(path).Lookup("abcdef12")
+		if e.LastActive != tt.want {
+			t.Errorf("Touch(%s, %v): last_active %v, want %v", tt.id, tt.now, e.LastActive, tt.want)
+		}
+		if _, ok := Load(path).Lookup("ffffffff"); ok {
+			t.Errorf("Touch registered an unknown session")
+		}
+	}
+	// No registry at all: nothing is created.
+	other := filepath.Join(t.TempDir(), "none.json")
+	if err := Touch(ctx, other, "abcdef12", 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(other); err == nil {
+		t.Error("Touch created a registry")
+	}
+}

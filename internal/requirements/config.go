@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -463,9 +462,9 @@ func parseTriggers(v any) ([]Trigger, error) {
 					if !isStr {
 						return nil, fmt.Errorf("trigger_tools[%d].command_pattern must be a regular expression (got %s)", i, show(kv.Value))
 					}
-					re, err := regexp.Compile(s)
+					re, err := compilePattern(s)
 					if err != nil {
-						return nil, fmt.Errorf("trigger_tools[%d].command_pattern %q is not a valid regular expression (Go RE2 syntax): %v", i, s, err)
+						return nil, fmt.Errorf("trigger_tools[%d].command_pattern %q is not a valid regular expression: %v", i, s, err)
 					}
 					t.CommandPattern, t.re = s, re
 				default:

@@ -113,7 +113,7 @@ func TestCascade(t *testing.T) {
     trigger_tools: Edit
   bad_pattern:
     trigger_tools:
-      - {tool: Bash, command_pattern: "git(?=commit)"}
+      - {tool: Bash, command_pattern: "git(?=commit"}
   pattern_not_bash:
     trigger_tools:
       - {tool: Edit, command_pattern: "x"}

@@ -50,6 +50,10 @@ func (g *Gate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, er
 	ev := in.Event
 	switch in.Name {
 	case hookio.PreToolUse, hookio.Stop, hookio.SessionStart, hookio.SessionEnd:
+	case hookio.UserPromptExpansion:
+		if ev.CommandName == "" || (ev.ExpansionType != "" && ev.ExpansionType != "slash_command") {
+			return nil, nil
+		}
 	case hookio.PostToolUse:
 		if ev.ToolName != "Skill" && ev.ToolName != "Bash" {
 			return nil, nil
@@ -71,6 +75,8 @@ func (g *Gate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, er
 		err = e.preToolUse()
 	case hookio.PostToolUse:
 		err = e.postToolUse()
+	case hookio.UserPromptExpansion:
+		err = e.satisfyBySkill(e.in.Event.CommandName)
 	case hookio.Stop:
 		err = e.stop()
 	case hookio.SessionStart:
@@ -164,6 +170,14 @@ func (e *eval) preToolUse() error {
 	}
 	e.notice(notice)
 	if len(unmet) > 0 {
+		if err := e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
+			for _, r := range unmet {
+				m.RecordBlocked(r.Name, e.in.Now.Unix())
+			}
+			return true
+		}); err != nil {
+			return err
+		}
 		e.add(gate.Verdict{
 			Decision: gate.Deny,
 			Reason:   "unsatisfied:" + joinNames(unmet, ","),
@@ -183,22 +197,7 @@ func (e *eval) postToolUse() error {
 		if ok := ev.Response().Success; ok != nil && !*ok {
 			return nil // the skill did not load
 		}
-		reqs := e.cfg.SatisfiedBy(input.Skill)
-		if len(reqs) == 0 {
-			return nil
-		}
-		skill := normSkill(input.Skill)
-		notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
-			for _, r := range reqs {
-				f.Satisfy(r.Name, r.Scope, e.key, false, BySkill, map[string]any{"skill": skill}, unix(e.in.Now))
-			}
-			return true
-		})
-		if err != nil {
-			return err
-		}
-		e.notice(notice)
-		e.add(gate.Verdict{Context: fmt.Sprintf("spcstr: the %s skill satisfied %s.", skill, describeReqs(reqs))})
+		return e.satisfyBySkill(input.Skill)
 	case "Bash":
 		call := Call{Tool: "Bash", Command: input.Command}
 		var guarded []*Req
@@ -210,15 +209,20 @@ func (e *eval) postToolUse() error {
 		if len(guarded) == 0 {
 			return nil
 		}
-		var cleared []*Req
+		var cleared, still []*Req
 		notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
-			cleared = cleared[:0]
+			cleared, still = cleared[:0], still[:0]
 			for _, r := range guarded {
-				if f.ClearSingleUse(r.Name, e.key) {
+				if !f.ClearSingleUse(r.Name, e.key) {
+					continue
+				}
+				if f.IsSatisfied(r.Name, r.Scope, e.key, unix(e.in.Now)) {
+					still = append(still, r) // a branch-level satisfaction remains
+				} else {
 					cleared = append(cleared, r)
 				}
 			}
-			return len(cleared) > 0
+			return len(cleared)+len(still) > 0
 		})
 		if err != nil {
 			return err
@@ -228,8 +232,41 @@ func (e *eval) postToolUse() error {
 			e.add(gate.Verdict{Context: fmt.Sprintf("spcstr: %s used up by this command; satisfy %s again before the next one.",
 				describeReqs(cleared), plural(len(cleared), "it", "them"))})
 		}
+		if len(still) > 0 {
+			e.add(gate.Verdict{Context: fmt.Sprintf("spcstr: %s stays satisfied: a branch-level satisfaction covers every session of %s (spcstr req clear --branch ends it).",
+				describeReqs(still), e.loc.Branch)})
+		}
 	}
 	return nil
+}
+
+// satisfyBySkill satisfies the requirements mapped to a skill that
+// completed (the Skill tool) or a slash command the user typed
+// (UserPromptExpansion): both run the same skill.
+func (e *eval) satisfyBySkill(invoked string) error {
+	reqs := e.cfg.SatisfiedBy(invoked)
+	if len(reqs) == 0 {
+		return nil
+	}
+	skill := normSkill(invoked)
+	notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
+		for _, r := range reqs {
+			f.Satisfy(r.Name, r.Scope, e.key, false, BySkill, map[string]any{"skill": skill}, unix(e.in.Now))
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	e.notice(notice)
+	e.add(gate.Verdict{Context: fmt.Sprintf("spcstr: the %s skill satisfied %s.", skill, describeReqs(reqs))})
+	return e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
+		for _, r := range reqs {
+			m.RecordSatisfied(r.Name, BySkill, e.in.Now.Unix())
+		}
+		m.RecordSkill(skill, e.in.Now.Unix())
+		return true
+	})
 }
 
 func (e *eval) stop() error {
@@ -254,13 +291,36 @@ func (e *eval) stop() error {
 	switch {
 	case len(unmet) > 0:
 		e.add(gate.Verdict{Decision: gate.Block, Reason: "unsatisfied:" + joinNames(unmet, ","), Message: StopMessage(unmet, e.key)})
+		return nil
 	case len(checked) > 0:
 		e.add(gate.Verdict{Decision: gate.Allow, Reason: "satisfied:" + joinNames(checked, ",")})
 	}
-	return nil
+	return e.reflectPrompt()
+}
+
+// reflectPrompt is the learning prompt: once per session, at a Stop that is
+// allowed after more than ReflectMinTools tool calls, it suggests
+// /session-reflect and records that (and the session's tool counts) in the
+// metrics file.
+func (e *eval) reflectPrompt() error {
+	s := e.in.Session
+	if s == nil || s.ToolCalls() <= ReflectMinTools || !s.Note("requirements:session-reflect") {
+		return nil
+	}
+	e.add(gate.Verdict{SystemMessage: fmt.Sprintf("spcstr: this session made %d tool calls. Run `/session-reflect` to analyze its patterns "+
+		"(session metrics: %s).", s.ToolCalls(), e.loc.MetricsPath(e.key))})
+	return e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
+		m.RecordTools(s.ToolsUsed, s.Compactions)
+		m.obj("learnings")["reflect_prompted_at"] = e.in.Now.Unix()
+		return true
+	})
 }
 
 func (e *eval) sessionStart() error {
+	// The metrics file of the session, created once.
+	if err := e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(Metrics) bool { return false }); err != nil {
+		return err
+	}
 	reqs := e.cfg.EnabledReqs()
 	if !e.cfg.Hooks.InjectContext || len(reqs) == 0 {
 		return nil
@@ -274,13 +334,25 @@ func (e *eval) sessionStart() error {
 }
 
 func (e *eval) sessionEnd() error {
+	if err := e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
+		if s := e.in.Session; s != nil {
+			m.RecordTools(s.ToolsUsed, s.Compactions)
+		}
+		m.Finalize(e.in.Now.Unix())
+		return true
+	}); err != nil {
+		return err
+	}
 	if !e.cfg.Hooks.ClearSessionState {
 		return nil
 	}
 	notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
 		changed := false
+		// The framework clears every session-scoped requirement (not
+		// single_use ones) whole: its clear() deletes the requirement's
+		// state, other sessions' and the branch-level override included.
 		for _, r := range e.cfg.Requirements {
-			if perSession(r.Scope) && f.ClearSession(r.Name, e.key) {
+			if r.Scope == ScopeSession && f.Remove(r.Name) {
 				changed = true
 			}
 		}

@@ -417,7 +417,7 @@ func TestSessionStartInjectContextOff(t *testing.T) {
 
 func TestSessionEndClearSessionState(t *testing.T) {
 	for _, clear := range []bool{false, true} {
-		cfg := "requirements:\n  r:\n    enabled: true\n  b:\n    enabled: true\n    scope: branch\n"
+		cfg := "requirements:\n  r:\n    enabled: true\n  b:\n    enabled: true\n    scope: branch\n  u:\n    enabled: true\n    scope: single_use\n"
 		if clear {
 			cfg += "hooks:\n  session_end:\n    clear_session_state: true\n"
 		}
@@ -425,17 +425,21 @@ func TestSessionEndClearSessionState(t *testing.T) {
 		other := "0b1c2d3e-0000-4000-8000-000000000000"
 		ctx := context.Background()
 		for _, s := range []string{sid, other} {
-			if _, _, err := p.reqs().Satisfy(ctx, s, []string{"r", "b"}, false); err != nil {
+			if _, _, err := p.reqs().Satisfy(ctx, s, []string{"r", "b", "u"}, false); err != nil {
 				t.Fatal(err)
 			}
 		}
 		p.hook(map[string]any{"hook_event_name": "SessionEnd", "reason": "other"})
 		f := p.state()
-		if got := f.IsSatisfied("r", "session", key, 1e12); got == clear {
-			t.Errorf("clear_session_state=%v: this session satisfied = %v", clear, got)
+		// The framework's clear() deletes a session-scoped requirement
+		// whole: this session's, other sessions' and any branch-level
+		// satisfaction. Other scopes are not touched.
+		_, kept := f.Requirements["r"]
+		if kept == clear || f.IsSatisfied("r", "session", "0b1c2d3e", 1e12) == clear {
+			t.Errorf("clear_session_state=%v: r kept = %v", clear, kept)
 		}
-		if !f.IsSatisfied("r", "session", "0b1c2d3e", 1e12) || !f.IsSatisfied("b", "branch", key, 1e12) {
-			t.Errorf("clear_session_state=%v cleared other sessions or the branch", clear)
+		if !f.IsSatisfied("b", "branch", key, 1e12) || !f.IsSatisfied("u", "single_use", key, 1e12) {
+			t.Errorf("clear_session_state=%v cleared another scope", clear)
 		}
 	}
 }
@@ -497,5 +501,58 @@ func TestCorruptStateDuringHook(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(p.root, ".git/requirements/feature-auth.json.corrupt-*")); len(m) != 1 {
 		t.Errorf("set-aside files: %v", m)
+	}
+}
+
+// A slash command the user types runs its skill as the Skill tool does, so
+// it satisfies the same requirements.
+func TestSlashCommandSatisfiesLikeSkill(t *testing.T) {
+	p := newProject(t, planConfig)
+	expand := func(typ, name string) string {
+		return p.hook(map[string]any{"hook_event_name": "UserPromptExpansion", "expansion_type": typ, "command_name": name,
+			"prompt": "/" + name + " now"})
+	}
+	if out := expand("mcp_prompt", "design-check"); out != "" || p.state().IsSatisfied("design_ok", "session", key, 1e12) {
+		t.Fatalf("an MCP prompt satisfied a requirement: %s", out)
+	}
+	if out := expand("slash_command", "greet"); out != "" {
+		t.Errorf("unmapped command answered %s", out)
+	}
+	out := expand("slash_command", "design-check")
+	if !strings.Contains(out, "design_ok (session scope)") {
+		t.Errorf("answer %s", out)
+	}
+	f := p.state()
+	if !f.IsSatisfied("design_ok", "session", key, 1e12) || f.IsSatisfied("commit_plan", "session", key, 1e12) {
+		t.Fatal("the slash command satisfied the wrong requirements")
+	}
+	if by := f.Requirements["design_ok"].Sessions[key].SatisfiedBy; by != "skill" {
+		t.Errorf("satisfied_by = %q", by)
+	}
+}
+
+// A single_use requirement satisfied for the whole branch stays satisfied
+// after the guarded command: the message says so instead of "used up".
+func TestSingleUseBranchLevelStays(t *testing.T) {
+	p := newProject(t, planConfig)
+	commit := map[string]any{"command": "git commit -m 'x'"}
+	if _, _, err := p.reqs().Satisfy(context.Background(), sid, []string{"pre_commit_review"}, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := p.reqs().Satisfy(context.Background(), sid, []string{"pre_commit_review"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if out := p.pre("Bash", commit); out != "" {
+		t.Fatalf("satisfied commit answered %s", out)
+	}
+	out := p.post("Bash", commit, map[string]any{"stdout": "ok"})
+	if strings.Contains(out, "used up") || !strings.Contains(out, "stays satisfied") || !strings.Contains(out, "feature/auth") {
+		t.Errorf("PostToolUse answer %s", out)
+	}
+	if !p.state().IsSatisfied("pre_commit_review", "single_use", key, 1e12) {
+		t.Error("branch-level satisfaction lost")
+	}
+	if out := p.pre("Bash", commit); out != "" {
+		t.Errorf("next commit answered %s", out)
 	}
 }

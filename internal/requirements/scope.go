@@ -221,11 +221,16 @@ func (f *File) ClearSingleUse(name, key string) bool {
 	return true
 }
 
-// ClearSession deletes session key's entries of a session-scoped
-// requirement (hooks.session_end.clear_session_state). Other sessions'
-// entries are kept.
-func (f *File) ClearSession(name, key string) bool {
-	return f.ClearSingleUse(name, key)
+// Remove deletes requirement name's whole state, every session's and the
+// branch-level satisfaction alike, as the framework's clear() does for
+// hooks.session_end.clear_session_state. It reports whether anything
+// changed.
+func (f *File) Remove(name string) bool {
+	if f.lookup(name) == nil {
+		return false
+	}
+	delete(f.Requirements, name)
+	return true
 }
 
 // MigrateKeys rewrites session keys written before the framework shortened

@@ -79,11 +79,13 @@ func TestScopeTransitions(t *testing.T) {
 			{do: "trigger", session: "A", satisfied: true, triggered: true},
 			{do: "clear", session: "A", satisfied: false, triggered: true},
 		}},
-		{"session_end clear_session_state drops only this session", ScopeSession, []op{
+		{"session_end clear_session_state removes the requirement, as the framework's clear() does", ScopeSession, []op{
 			{do: "satisfy", session: "A", satisfied: true},
 			{do: "satisfy", session: "B", satisfied: true},
-			{do: "clear-session", session: "A", satisfied: false},
-			{do: "check", session: "B", satisfied: true},
+			{do: "satisfy-branch", session: "B", satisfied: true},
+			{do: "trigger", session: "A", satisfied: true, triggered: true},
+			{do: "remove", session: "A", satisfied: false},
+			{do: "check", session: "B", satisfied: false},
 		}},
 	}
 	for _, c := range cases {
@@ -108,8 +110,8 @@ func TestScopeTransitions(t *testing.T) {
 					if c.scope == ScopeSingleUse {
 						f.ClearSingleUse(name, s.session)
 					}
-				case "clear-session":
-					f.ClearSession(name, s.session)
+				case "remove":
+					f.Remove(name)
 				default:
 					t.Fatalf("unknown step %q", s.do)
 				}

@@ -2,6 +2,7 @@ package requirements
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -183,5 +184,65 @@ func TestSuggest(t *testing.T) {
 		if got := Suggest(c.in, known); got != c.want {
 			t.Errorf("Suggest(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// A command_pattern written for Python's re works unchanged: RE2 compiles
+// what it can; look-arounds and back-references go to the backtracking
+// engine.
+func TestPythonCommandPatterns(t *testing.T) {
+	cases := []struct {
+		pattern string
+		rE2     bool
+		matches []string
+		misses  []string
+	}{
+		{`git\s+commit`, true, []string{"git commit -m x", "cd a && git  commit"}, []string{"git status"}},
+		{`git\s+commit(?!.*--amend)`, false, []string{"git commit -m x"}, []string{"git commit --amend", "git status"}},
+		{`(?<!echo )git\s+push`, false, []string{"git push origin", "cd x; git push"}, []string{"echo git push"}},
+		{`(?P<tool>npm|yarn)\s+publish`, true, []string{"yarn publish"}, []string{"npm install"}},
+		{`(?P<q>['"]).*(?P=q)`, false, []string{`echo "x"`}, []string{`echo "x'`}},
+		{`(\w+)\s+\1`, false, []string{"rm rm -rf"}, []string{"rm -rf"}},
+		{`^git push\Z`, false, []string{"git push"}, []string{"git push origin"}},
+	}
+	for _, c := range cases {
+		m, err := compilePattern(c.pattern)
+		if err != nil {
+			t.Errorf("%s: %v", c.pattern, err)
+			continue
+		}
+		if _, isRE2 := m.(*regexp.Regexp); isRE2 != c.rE2 {
+			t.Errorf("%s: RE2 = %v, want %v", c.pattern, isRE2, c.rE2)
+		}
+		tr := Trigger{Tool: "Bash", CommandPattern: c.pattern, re: m}
+		for _, s := range c.matches {
+			if !tr.Matches(Call{Tool: "Bash", Command: s}) {
+				t.Errorf("%s does not match %q", c.pattern, s)
+			}
+		}
+		for _, s := range c.misses {
+			if tr.Matches(Call{Tool: "Bash", Command: s}) {
+				t.Errorf("%s matches %q", c.pattern, s)
+			}
+		}
+	}
+	if _, err := compilePattern(`git(?=commit`); err == nil {
+		t.Error("an invalid pattern compiled")
+	}
+	// A pattern that backtracks catastrophically does not hang the hook.
+	m, err := compilePattern(`^(a+)+\1$`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.MatchString(strings.Repeat("a", 40) + "b") {
+		t.Error("matched")
+	}
+	// Through the configuration: a requirement with a look-ahead is kept.
+	cfg, err := LoadConfigFrom(t, "requirements:\n  r:\n    enabled: true\n    trigger_tools: [{tool: Bash, command_pattern: 'git\\s+commit(?!.*--amend)'}]\n")
+	if err != nil || cfg.Lookup("r") == nil || len(cfg.Warnings) != 0 {
+		t.Fatalf("config: %v %v", err, cfg.Warnings)
+	}
+	if !cfg.Lookup("r").Triggered(Call{Tool: "Bash", Command: "git commit -m x"}) || cfg.Lookup("r").Triggered(Call{Tool: "Bash", Command: "git commit --amend"}) {
+		t.Error("look-ahead requirement does not trigger as Python would")
 	}
 }

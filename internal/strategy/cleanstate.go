@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 )
@@ -26,7 +27,7 @@ type cleanStateOptions struct {
 
 type cleanState struct{ o cleanStateOptions }
 
-func buildCleanState(raw []byte) (Strategy, Common, error) {
+func buildCleanState(raw []byte, _ *config.Config) (Strategy, Common, error) {
 	var o cleanStateOptions
 	if err := decodeStrict(raw, &o); err != nil {
 		return nil, o.Common, err

@@ -20,6 +20,7 @@ func TestDocsExamples(t *testing.T) {
 		blocks = append(blocks, part[:strings.Index(part, "```")])
 	}
 	found := 0
+	documented := map[string]bool{}
 	for _, b := range blocks {
 		cfg := cfgFrom(t, b)
 		switch {
@@ -28,8 +29,8 @@ func TestDocsExamples(t *testing.T) {
 			if p := Validate(cfg); len(p) != 0 {
 				t.Errorf("strategies example: %v", p)
 			}
-			if n := len(Active(cfg)); n != 4 {
-				t.Errorf("strategies example enables %d strategies", n)
+			for _, a := range Active(cfg) {
+				documented[a.Name] = true
 			}
 		case strings.HasPrefix(b, "inter_phase:"):
 			found++
@@ -45,7 +46,15 @@ func TestDocsExamples(t *testing.T) {
 			}
 		}
 	}
-	if found != 3 {
+	for _, name := range BuiltinNames() {
+		if !documented[name] {
+			t.Errorf("no example enables %s", name)
+		}
+		if !strings.Contains(string(data), "| "+name+" |") {
+			t.Errorf("the strategies table lacks %s", name)
+		}
+	}
+	if found != 5 {
 		t.Fatalf("found %d examples", found)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/pathglob"
@@ -42,7 +43,7 @@ type longRunningOptions struct {
 
 type longRunning struct{ o longRunningOptions }
 
-func buildLongRunning(raw []byte) (Strategy, Common, error) {
+func buildLongRunning(raw []byte, _ *config.Config) (Strategy, Common, error) {
 	var o longRunningOptions
 	if err := decodeStrict(raw, &o); err != nil {
 		return nil, o.Common, err

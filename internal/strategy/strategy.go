@@ -1,6 +1,7 @@
-// Package strategy owns seed 004's strategies as ../shared/SPEC.md §7 fixes
-// them: the built-in strategies (token-budget, clean-state, long-running,
-// output-location), their `strategies:` section of .spcstr/config.yaml
+// Package strategy owns the built-in strategies (docs/feedback-and-strategies.md):
+// token-budget, clean-state, long-running, output-location, agent-first,
+// quality-gate, iteration-limit, escalation-advisor, session-reminder,
+// notify and precompact-context; their `strategies:` section of .spcstr/config.yaml
 // (options, fail_mode, dry_run, hooks), the hooks each declares, the
 // detection of two strategies that block at the same hook (a
 // configuration error), and the gates through which the recorder runs
@@ -56,8 +57,10 @@ type builtin struct {
 	name        string
 	description string
 	failMode    string
-	// build decodes the options (strictly) and returns the strategy.
-	build func(raw []byte) (Strategy, Common, error)
+	// build decodes the options (strictly), checks them, and returns the
+	// strategy. cfg is the whole configuration (some strategies route
+	// files as the feedback loop does).
+	build func(raw []byte, cfg *config.Config) (Strategy, Common, error)
 }
 
 // builtins lists the built-in strategies by name.
@@ -67,6 +70,13 @@ func builtins() []builtin {
 		{NameCleanState, "blocks Stop while required files are missing or changes are uncommitted", FailClosed, buildCleanState},
 		{NameLongRunning, "initializer/coding context, progress file and commits for long-running agents", FailOpen, buildLongRunning},
 		{NameOutputLocation, "blocks agents that leave untracked Markdown outside the allowed folders", FailOpen, buildOutputLocation},
+		{NameAgentFirst, "denies the main agent's edits of code that a domain's developer agent owns", FailOpen, buildAgentFirst},
+		{NameQualityGate, "blocks Stop once when routed code changed and no reviewer ran", FailOpen, buildQualityGate},
+		{NameIterationLimit, "keeps one agent iterating on its task, and escalates at intra_task.max_iterations", FailOpen, buildIterationLimit},
+		{NameEscalationAdvisor, "asks the configured advisor commands about an escalation", FailOpen, buildEscalationAdvisor},
+		{NameSessionReminder, "a short reminder with every prompt, plus the loop and requirements when relevant", FailOpen, buildSessionReminder},
+		{NameNotify, "rings the bell or runs a command when the session needs input or finished", FailOpen, buildNotify},
+		{NamePrecompactContext, "gives the workflow state back after a compaction", FailOpen, buildPrecompactContext},
 	}
 }
 
@@ -76,6 +86,14 @@ const (
 	NameCleanState     = "clean-state"
 	NameLongRunning    = "long-running"
 	NameOutputLocation = "output-location"
+
+	NameAgentFirst        = "agent-first"
+	NameQualityGate       = "quality-gate"
+	NameIterationLimit    = "iteration-limit"
+	NameEscalationAdvisor = "escalation-advisor"
+	NameSessionReminder   = "session-reminder"
+	NameNotify            = "notify"
+	NamePrecompactContext = "precompact-context"
 )
 
 // BuiltinNames returns the names of the built-in strategies.
@@ -174,7 +192,7 @@ func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 		if item.Value == nil {
 			raw = []byte("{}")
 		}
-		s, common, err := b.build(raw)
+		s, common, err := b.build(raw, cfg)
 		if err != nil {
 			bad(name, "%v", err)
 			continue
@@ -338,6 +356,28 @@ func (g *strategyGate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Ver
 		return nil, nil
 	}
 	vs, err := g.l.strategy.Evaluate(ctx, in)
+	for i := range vs {
+		vs[i].Source = g.Name()
+		if g.l.DryRun || g.unenforced {
+			vs[i].DryRun = true
+		}
+	}
+	return vs, err
+}
+
+// advisor is a strategy that answers escalations (escalation-advisor).
+type advisor interface {
+	Advise(ctx context.Context, in *gate.Input, escalated []gate.Verdict) ([]gate.Verdict, error)
+}
+
+// Advise implements gate.Advisor for the strategies that answer
+// escalations; the others have nothing to say.
+func (g *strategyGate) Advise(ctx context.Context, in *gate.Input, escalated []gate.Verdict) ([]gate.Verdict, error) {
+	a, ok := g.l.strategy.(advisor)
+	if !ok {
+		return nil, nil
+	}
+	vs, err := a.Advise(ctx, in, escalated)
 	for i := range vs {
 		vs[i].Source = g.Name()
 		if g.l.DryRun || g.unenforced {

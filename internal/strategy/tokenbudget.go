@@ -9,6 +9,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/state"
@@ -79,7 +80,7 @@ type tokenBudgetOptions struct {
 
 type tokenBudget struct{ o tokenBudgetOptions }
 
-func buildTokenBudget(raw []byte) (Strategy, Common, error) {
+func buildTokenBudget(raw []byte, _ *config.Config) (Strategy, Common, error) {
 	var o tokenBudgetOptions
 	if err := decodeStrict(raw, &o); err != nil {
 		return nil, o.Common, err

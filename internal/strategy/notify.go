@@ -1,0 +1,151 @@
+package strategy
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/internal/hookio"
+)
+
+type notifyOptions struct {
+	Common `yaml:",inline"`
+	// Bell rings the terminal (BEL on the controlling terminal).
+	Bell bool `yaml:"bell"`
+	// Command is a shell command run detached with a JSON object
+	// {session_id, event, status, message, project_dir} on stdin and the
+	// message in SPCSTR_MESSAGE.
+	Command string `yaml:"command"`
+}
+
+// Notify statuses.
+const (
+	NotifyNeedsInput      = "needs_input"
+	NotifyNeedsPermission = "needs_permission"
+	NotifyFinished        = "finished"
+)
+
+// maxNotifyMessage keeps the JSON on stdin far below a pipe's buffer, so
+// writing it never waits for the command to read.
+const maxNotifyMessage = 2 << 10
+
+// notify tells the user when the session needs input or finished. It never
+// blocks, and costs the hook at most a fork: the command runs detached
+// (its own session, output to /dev/null) and nobody waits for it.
+type notify struct{ o notifyOptions }
+
+func buildNotify(raw []byte, _ *config.Config) (Strategy, Common, error) {
+	var o notifyOptions
+	if err := decodeStrict(raw, &o); err != nil {
+		return nil, o.Common, err
+	}
+	if !o.Bell && strings.TrimSpace(o.Command) == "" {
+		return nil, o.Common, fmt.Errorf("set bell: true, a command, or both")
+	}
+	return &notify{o: o}, o.Common, nil
+}
+
+func (s *notify) Hooks() []Hook {
+	return []Hook{{Event: hookio.Notification}, {Event: hookio.Stop}, {Event: hookio.PermissionRequest, Tool: "*"}}
+}
+
+// NotifyMessage is what the notify command reads on stdin.
+type NotifyMessage struct {
+	SessionID  string `json:"session_id"`
+	Event      string `json:"event"`
+	Status     string `json:"status"`
+	Message    string `json:"message"`
+	ProjectDir string `json:"project_dir"`
+}
+
+func (s *notify) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, error) {
+	m := NotifyMessage{SessionID: in.Event.SessionID, Event: in.Name, ProjectDir: in.Layout.Root}
+	project := filepath.Base(in.Layout.Root)
+	switch in.Name {
+	case hookio.Notification:
+		m.Status = NotifyNeedsInput
+		if in.Event.NotificationType == "permission_prompt" {
+			m.Status = NotifyNeedsPermission
+		}
+		m.Message = firstNonEmpty(in.Event.Message, "Claude needs your input") + " (" + project + ")"
+	case hookio.PermissionRequest:
+		m.Status = NotifyNeedsPermission
+		m.Message = "Claude needs your permission to use " + firstNonEmpty(in.Event.ToolName, "a tool") + " (" + project + ")"
+	case hookio.Stop:
+		m.Status = NotifyFinished
+		m.Message = "Claude finished (" + project + ")"
+	default:
+		return nil, nil
+	}
+	m.Message = strings.ReplaceAll(plain(m.Message), "\n", " ")
+	if len(m.Message) > maxNotifyMessage {
+		m.Message = strings.ToValidUTF8(m.Message[:maxNotifyMessage], "")
+	}
+	var how []string
+	var failed error
+	if s.o.Bell {
+		if ringBell() {
+			how = append(how, "bell")
+		}
+	}
+	if s.o.Command != "" {
+		if err := startDetached(s.o.Command, m, in.Layout.Root); err != nil {
+			failed = fmt.Errorf("notify command: %w", err)
+		} else {
+			how = append(how, "command")
+		}
+	}
+	v := gate.Verdict{Decision: gate.Allow, Reason: "notified:" + m.Status}
+	if len(how) > 0 {
+		v.Reason += ":" + strings.Join(how, "+")
+	}
+	return []gate.Verdict{v}, failed
+}
+
+// ringBell writes BEL to the controlling terminal, if there is one. The
+// terminal is opened non-blocking: a stopped terminal cannot hold the hook.
+func ringBell() bool {
+	f, err := openTTY()
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	_, err = f.Write([]byte{'\a'})
+	return err == nil
+}
+
+// startDetached starts command with sh -c in its own session, m as JSON on
+// stdin (written whole into the pipe before returning: it is smaller than
+// any pipe buffer) and SPCSTR_MESSAGE set, output discarded, not waited for.
+func startDetached(command string, m NotifyMessage, dir string) error {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Dir = dir
+	cmd.Stdin = r
+	cmd.Env = append(os.Environ(), "SPCSTR_MESSAGE="+m.Message, "SPCSTR_EVENT="+m.Event, "SPCSTR_STATUS="+m.Status)
+	detach(cmd)
+	err = cmd.Start()
+	r.Close()
+	if err != nil {
+		return err
+	}
+	// A command that does not read its input may be gone already: the
+	// write error (EPIPE) is its business, not the hook's.
+	_, _ = w.Write(append(data, '\n'))
+	// Not waited for: the hook exits and the command is adopted by init.
+	return cmd.Process.Release()
+}
