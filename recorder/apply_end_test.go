@@ -10,7 +10,7 @@ import (
 // its SubagentStop: SessionEnd closes it as stopped, and leaves completed
 // agents alone.
 func TestSessionEndStopsRunningAgents(t *testing.T) {
-	s := play(t, "/p", 1<<16,
+	s := play(t, "/p",
 		pre("Agent", "t1", agentIn("tester", "run tests", true)),
 		post("Agent", "t1", agentIn("tester", "run tests", true), agentAsync("a1")),
 		subStart("a1", "tester"),

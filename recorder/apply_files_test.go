@@ -18,7 +18,7 @@ func applyPayloads(t *testing.T, root string, payloads ...string) *state.Session
 		if err != nil {
 			t.Fatalf("payload %d: %v", i, err)
 		}
-		a := &applier{ev: ev, name: ev.Name(""), now: time.Unix(int64(i+1), 0).UTC(), root: root, promptCap: 1 << 16}
+		a := &applier{ev: ev, name: ev.Name(""), now: time.Unix(int64(i+1), 0).UTC(), root: root}
 		a.apply(s)
 	}
 	return s

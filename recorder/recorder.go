@@ -182,8 +182,9 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 		created bool
 	)
 	repo, inRepo := gitrepo.Find(r.layout.Root)
-	ap := &applier{ev: ev, name: r.name, now: r.now, root: r.layout.Root, promptCap: r.cfg.Logs.MaxPayloadBytes}
-	_, err := r.layout.Update(ctx, ev.SessionID, r.now, func(s *state.Session, fresh bool) error {
+	ap := &applier{ev: ev, name: r.name, now: r.now, root: r.layout.Root}
+	opt := state.UpdateOptions{Keep: r.cfg.State.Keep, Lazy: state.AllSections &^ sectionsFor(r.name, ev)}
+	_, err := r.layout.Update(ctx, ev.SessionID, r.now, opt, func(s *state.Session, fresh bool) error {
 		created = fresh
 		if inRepo {
 			if b := repo.Branch(); b != "" {
@@ -213,6 +214,11 @@ func (r *run) runGates(ctx context.Context, s *state.Session) (*hookio.Answer, [
 	gates := r.opt.Gates(gate.Setup{Layout: r.layout, Config: r.cfg, Getenv: r.opt.Getenv})
 	if len(gates) == 0 {
 		return &hookio.Answer{}, nil
+	}
+	if readsHistory(gates) {
+		if err := s.Decode(state.AllSections); err != nil {
+			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
+		}
 	}
 	dry := r.cfg.DryRun || r.opt.Getenv("SPCSTR_DRY_RUN") == "1"
 	in := &gate.Input{Event: r.ev, Name: r.name, Session: s, Layout: r.layout, Now: r.now, Getenv: r.opt.Getenv}

@@ -6,7 +6,23 @@ import (
 
 // SchemaVersion is the version of the state.json schema written by this
 // build. Readers accept older versions; fields are only ever added.
-const SchemaVersion = 1
+//
+// Version 2 bounds the file: prompts, errors, notifications and finished
+// agents keep only the latest Keep entries (counted in full by the *_total
+// fields), and a prompt's text is cut to a preview (the whole text is in the
+// user_prompt_submit log). A version 1 file is migrated on its next write.
+const SchemaVersion = 2
+
+// DefaultKeep is how many prompts, errors, notifications and finished
+// agents state.json keeps when config.yaml does not say (state.keep).
+const DefaultKeep = 100
+
+// Previews: how much of a prompt's or an error's text state.json keeps.
+// The logs keep the payload itself.
+const (
+	PromptPreviewBytes = 500
+	ErrorPreviewBytes  = 1000
+)
 
 // Session statuses (../shared/SPEC.md §3).
 const (
@@ -43,8 +59,14 @@ type Session struct {
 	Errors        []Error        `json:"errors"`
 	Prompts       []Prompt       `json:"prompts"`
 	Notifications []Notification `json:"notifications"`
-	Todos         []Todo         `json:"todos,omitempty"`
-	Tasks         []Task         `json:"tasks,omitempty"`
+	// Totals count every prompt, error, notification and agent of the
+	// session; the lists above keep only the latest ones.
+	PromptsTotal       int    `json:"prompts_total"`
+	ErrorsTotal        int    `json:"errors_total"`
+	NotificationsTotal int    `json:"notifications_total"`
+	AgentsTotal        int    `json:"agents_total"`
+	Todos              []Todo `json:"todos,omitempty"`
+	Tasks              []Task `json:"tasks,omitempty"`
 
 	Tokens      Tokens  `json:"tokens"`
 	Compactions int     `json:"compactions"`
@@ -68,6 +90,13 @@ type Session struct {
 
 	// Notes holds one-per-session flags ("warned about invalid config").
 	Notes map[string]bool `json:"notes,omitempty"`
+
+	// dropped counts the entries of each bounded list already cut off
+	// (total − len at load), so that totals stay right whatever the
+	// update appends or removes.
+	dropped [4]int
+	// lz holds the sections an update left encoded.
+	lz lazy
 }
 
 // Agent is one subagent invocation (agents_history entry).

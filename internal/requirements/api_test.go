@@ -128,7 +128,7 @@ func TestResolveSession(t *testing.T) {
 	layout := state.Layout{Root: root}
 	ctx := context.Background()
 	mk := func(id string, at time.Time, ended bool, ppid int) {
-		if _, err := layout.Update(ctx, id, at, func(s *state.Session, _ bool) error {
+		if _, err := layout.Update(ctx, id, at, state.UpdateOptions{}, func(s *state.Session, _ bool) error {
 			s.UpdatedAt = at
 			if ended {
 				s.Status = state.StatusEnded
