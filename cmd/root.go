@@ -53,6 +53,7 @@ requirements and the review/test feedback loop, and writes session summaries
 		newRebuildCmd(),
 		newVersionCmd(),
 		newDemoCmd(),
+		newOtelCmd(),
 	)
 	addTUI(root)
 	return root

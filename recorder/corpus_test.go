@@ -14,6 +14,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/testshared"
+	"github.com/dylan-gluck/spcstr/logs"
 )
 
 // corpusItem is one hook payload of a corpus: the bundled sample
@@ -223,7 +224,7 @@ func countLogged(t testing.TB, p *project) (logged, rejected int) {
 	for _, lp := range paths {
 		n := len(logEntries(t, lp))
 		switch filepath.Base(lp) {
-		case RejectedLog + ".json":
+		case logs.Name(logs.Rejected, "") + logs.Ext:
 			rejected += n
 		case "decisions.json", "repairs.json":
 		default:
@@ -314,7 +315,7 @@ func feedCorpus(t *testing.T, items []corpusItem) {
 		logged += l
 		rejected += r
 		checkProject(t, p)
-		for _, e := range p.log(RejectedLog) {
+		for _, e := range p.log(logs.Name(logs.Rejected, "")) {
 			reasons[fmt.Sprint(e["reason"])]++
 		}
 	}

@@ -8,11 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
-	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/transcript"
@@ -64,13 +62,8 @@ func eachEventLog(layout state.Layout, fn func(path string) error) error {
 		return err
 	}
 	for _, p := range paths {
-		name := strings.TrimSuffix(filepath.Base(p), ".json")
-		if i := strings.IndexByte(name, '.'); i >= 0 {
-			name = name[:i] // <event>.<n>.json: a rotated part
-		}
-		switch name {
-		case gate.DecisionsLog, RejectedLog, logs.RepairsName:
-			continue
+		if logs.Classify(filepath.Base(p)).Kind != logs.Events {
+			continue // spcstr's own logs, and anything that is not a log
 		}
 		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
 			continue

@@ -88,6 +88,7 @@ func DefaultChecks() []Check {
 		{Name: "corrupt", Run: checkCorrupt},
 		{Name: "gitignore", Run: checkGitignore},
 		{Name: "tempfiles", Run: checkTempFiles},
+		{Name: "otel", Run: checkOtel},
 	}
 }
 
