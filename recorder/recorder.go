@@ -94,6 +94,9 @@ type run struct {
 	name   string
 	raw    []byte
 	errs   []string
+	// touch is set for the session's first event of a minute: the hook
+	// that refreshes the registry's last_active.
+	touch bool
 }
 
 func (r *run) fail(format string, args ...any) {
@@ -195,6 +198,9 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: msg})
 		}
 		ap.apply(s)
+		if n := len(s.Activity); n > 0 && s.Activity[n-1].Count == 1 {
+			r.touch = true // the first event of this minute
+		}
 		if err := transcript.Update(s.TranscriptPath, &s.Transcript, &s.Tokens); err != nil {
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 		}
@@ -275,6 +281,9 @@ func (r *run) register(ctx context.Context, created bool) {
 			PID: os.Getpid(), PPID: ppid, ProjectDir: r.layout.Root, Branch: branch,
 			StartedAt: now, LastActive: now,
 		}, r.opt.Alive)
+	case r.touch:
+		// last_active, refreshed at most once a minute per session.
+		err = registry.Touch(ctx, path, r.ev.SessionID, registry.Now(r.now))
 	}
 	if err != nil {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: session registry: %v\n", err)

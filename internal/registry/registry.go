@@ -116,19 +116,16 @@ func bound(f *File, keep string) {
 	}
 }
 
-// RefreshInterval is how often a session's last_active is refreshed: at
-// most once a minute, so that the hook does not rewrite a file shared by
-// every session on every event.
-const RefreshInterval = time.Minute
-
 // Touch sets a registered session's last_active to now. A session that is
-// not registered is left alone (SessionStart registers it), and so is one
-// refreshed less than RefreshInterval ago.
+// not registered is left alone (SessionStart registers it). The hook calls
+// it at most once a minute per session (on the session's first event of a
+// minute), so that a file shared by every session is not rewritten on
+// every event.
 func Touch(ctx context.Context, path, sessionID string, now float64) error {
 	return update(ctx, path, func(f *File) bool {
 		key := ShortID(sessionID)
 		e, ok := f.Sessions[key]
-		if !ok || now-e.LastActive < RefreshInterval.Seconds() {
+		if !ok || now <= e.LastActive {
 			return false
 		}
 		e.LastActive = now

@@ -291,10 +291,9 @@ func TestTouch(t *testing.T) {
 		now  float64
 		want float64
 	}{
-		{"abcdef12-0000", 130, 100}, // within the minute: unchanged
-		{"abcdef12-0000", 161, 161},
-		{"abcdef12-0000", 200, 161},
-		{"ffffffff-0000", 500, 161}, // not registered: nothing
+		{"abcdef12-0000", 130, 130},
+		{"abcdef12-0000", 120, 130}, // never backwards
+		{"ffffffff-0000", 500, 130}, // not registered: nothing
 	} {
 		if err := Touch(ctx, path, tt.id, tt.now); err != nil {
 			t.Fatal(err)
