@@ -137,9 +137,7 @@ func Rebuild(ctx context.Context, layout state.Layout, id string, cfg *config.Co
 			dropAgentCall(s, ev.ToolUseID)
 		}
 	}
-	if repo, ok := gitrepo.Find(layout.Root); ok {
-		s.Branch = repo.Branch()
-	}
+	s.Branch = gitrepo.CachedBranch(layout.Root, &s.GitHead)
 	for i := 0; i < 64; i++ { // transcript.Update reads at most 32 MiB a call
 		off := s.Transcript.Offset
 		if err := transcript.Update(s.TranscriptPath, &s.Transcript, &s.Tokens); err != nil || s.Transcript.Offset == off {

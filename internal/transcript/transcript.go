@@ -44,6 +44,24 @@ func Update(path string, cur *state.TranscriptCursor, tokens *state.Tokens) erro
 		}
 		cur.Path, cur.Offset = path, 0
 	}
+	// Most hooks find the transcript as the previous one left it: one
+	// stat, no open.
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return fmt.Errorf("stat transcript: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("transcript %s is not a regular file", path)
+	}
+	if fi.Size() < cur.Offset {
+		cur.Offset, cur.Recent = 0, nil
+	}
+	if fi.Size() == cur.Offset {
+		return nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -52,16 +70,6 @@ func Update(path string, cur *state.TranscriptCursor, tokens *state.Tokens) erro
 		return fmt.Errorf("open transcript: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("stat transcript: %w", err)
-	}
-	if fi.Size() < cur.Offset {
-		cur.Offset, cur.Recent = 0, nil
-	}
-	if fi.Size() == cur.Offset {
-		return nil
-	}
 	if _, err := f.Seek(cur.Offset, io.SeekStart); err != nil {
 		return fmt.Errorf("seek transcript: %w", err)
 	}
