@@ -6,10 +6,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/export"
 	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/requirements"
+	"github.com/dylan-gluck/spcstr/recorder"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -106,4 +108,11 @@ func timePtr(t time.Time) *time.Time {
 	}
 	t = t.UTC()
 	return &t
+}
+
+// exportHistory gives the export a long session's complete lists, replayed
+// from the logs (state.json keeps only the latest entries).
+func exportHistory(ctx context.Context, l state.Layout, id string) (*state.Session, error) {
+	cfg, _ := config.Load(l.ConfigPath())
+	return recorder.History(ctx, l, id, cfg)
 }
