@@ -427,3 +427,25 @@ func TestDeniedAgentCallDropped(t *testing.T) {
 		t.Errorf("gate saw tools_used Bash = %d", seen)
 	}
 }
+
+// Between SessionStart and SessionEnd the registry is written at most once
+// a minute, to refresh last_active (the fake clock moves 1 s per event).
+func TestRunRegistryRefresh(t *testing.T) {
+	p := newProject(t)
+	p.run([]byte(withSID(start("startup"))), "")
+	started := p.now
+	e, _ := registry.Load(p.reg).Lookup(sid)
+	for i := 0; i < 58; i++ {
+		p.run([]byte(withSID(prompt("x"))), "")
+	}
+	if e2, _ := registry.Load(p.reg).Lookup(sid); e2.LastActive != e.LastActive {
+		t.Fatalf("last_active refreshed within the minute: %v → %v", e.LastActive, e2.LastActive)
+	}
+	for p.now.Sub(started) < registry.RefreshInterval {
+		p.run([]byte(withSID(prompt("x"))), "")
+	}
+	e3, _ := registry.Load(p.reg).Lookup(sid)
+	if want := registry.Now(p.now.UTC()); e3.LastActive != want {
+		t.Errorf("last_active after a minute = %v, want %v", e3.LastActive, want)
+	}
+}

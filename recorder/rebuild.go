@@ -23,7 +23,8 @@ import (
 // state.json is a cache of the logs: every event the recorder applied is in
 // its event log, with the payload and the answer printed. Rebuild applies
 // them again, in order, to a new state. What it cannot know: gates'
-// bookkeeping (the consecutive Stop-block count, one-time notes), spcstr's
+// bookkeeping (the consecutive Stop-block count, one-time notes), when the
+// registry was last refreshed, spcstr's
 // own errors other than those logged with their event, the branch at each
 // event (it takes the current one), and payload fields cut in the log
 // (over logs.max_payload_bytes).

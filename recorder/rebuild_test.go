@@ -8,18 +8,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/testshared"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-// comparable drops what a rebuild cannot know (gates' bookkeeping) and
+// comparable drops what a rebuild cannot know (gates' and the registry's
+// bookkeeping) and
 // returns the state as JSON.
 func comparable(t *testing.T, s *state.Session) string {
 	t.Helper()
 	c := *s
-	c.Gates, c.Notes = nil, nil
+	c.Gates, c.Notes, c.RegistryAt = nil, nil, time.Time{}
 	data, err := json.MarshalIndent(&c, "", "  ")
 	if err != nil {
 		t.Fatal(err)

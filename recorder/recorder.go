@@ -94,6 +94,8 @@ type run struct {
 	name   string
 	raw    []byte
 	errs   []string
+	// touch asks register to refresh the registry's last_active.
+	touch bool
 }
 
 func (r *run) fail(format string, args ...any) {
@@ -185,6 +187,12 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 	opt := state.UpdateOptions{Keep: r.cfg.State.Keep, Lazy: state.AllSections &^ sectionsFor(r.name, ev)}
 	_, err := r.layout.Update(ctx, ev.SessionID, r.now, opt, func(s *state.Session, fresh bool) error {
 		created = fresh
+		switch {
+		case fresh || r.name == hookio.SessionStart || r.name == hookio.SessionEnd:
+			s.RegistryAt = r.now // register() writes the registry anyway
+		case r.now.Sub(s.RegistryAt) >= registry.RefreshInterval:
+			s.RegistryAt, r.touch = r.now, true
+		}
 		if b := gitrepo.CachedBranch(r.layout.Root, &s.GitHead); b != "" {
 			s.Branch = b
 		}
@@ -371,13 +379,17 @@ func dropAgentCall(s *state.Session, toolUseID string) {
 }
 
 // register keeps the session registry current: SessionStart (or the first
-// event of a session spcstr had not seen) registers, SessionEnd removes.
+// event of a session spcstr had not seen) registers, SessionEnd removes,
+// and other events refresh last_active at most once a minute (the state
+// remembers when), so most hooks do not touch the registry at all.
 func (r *run) register(ctx context.Context, created bool) {
 	path := registry.Path(r.opt.Getenv)
 	var err error
 	switch {
 	case r.name == hookio.SessionEnd:
 		err = registry.Remove(ctx, path, r.ev.SessionID)
+	case r.touch:
+		err = registry.Touch(ctx, path, r.ev.SessionID, registry.Now(r.now))
 	case r.name == hookio.SessionStart || created:
 		ppid := os.Getppid()
 		if p := r.opt.Getenv("CLAUDE_PID"); p != "" {

@@ -85,6 +85,9 @@ type Session struct {
 
 	// Transcript is the recorder's read position in the transcript.
 	Transcript TranscriptCursor `json:"transcript_cursor,omitzero"`
+	// RegistryAt is when the recorder last wrote this session's entry of
+	// the session registry (last_active is refreshed once a minute).
+	RegistryAt time.Time `json:"registry_at,omitzero"`
 	// GitHead caches the branch with its HEAD file's stamp.
 	GitHead gitrepo.HeadCache `json:"git_head,omitzero"`
 
