@@ -167,6 +167,11 @@ func run() error {
 	if *tuiBench {
 		goBench()
 	}
+	if *otelBench {
+		if err := benchOtel(tmp); err != nil {
+			fmt.Println("otel export:", err)
+		}
+	}
 	return nil
 }
 

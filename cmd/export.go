@@ -2,14 +2,18 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/export"
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
+	"github.com/dylan-gluck/spcstr/recorder"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -58,15 +62,25 @@ The JSON form's schema is "` + export.Schema + `" (see export/SCHEMA.md).`,
 				root = state.FindRoot(os.Getenv("CLAUDE_PROJECT_DIR"), wd)
 			}
 			home, _ := os.UserHomeDir()
-			opt := export.Options{Sources: exportSources(), Home: home, Generator: versionString(), History: exportHistory}
+			opt := export.Options{Sources: export.DomainSources(), Home: home, Generator: versionString(), History: exportHistory}
 			var buf bytes.Buffer
 			err := export.Export(cmd.Context(), &buf, state.Layout{Root: root}, sel, format, opt)
 			if buf.Len() > 0 {
+				// The session's text is untrusted (prompts, tool output):
+				// JSON has its C1 controls escaped (it decodes the same);
+				// Markdown on a terminal has every escape sequence and
+				// control stripped.
+				data := buf.Bytes()
+				if f, _ := export.ParseFormat(format); f == export.FormatJSON {
+					data = termtext.EscapeJSON(data)
+				} else if output == "" || output == "-" {
+					data = []byte(termtext.Strip(string(data)))
+				}
 				if output != "" && output != "-" {
-					if werr := jsonfile.Write(output, buf.Bytes()); werr != nil {
+					if werr := jsonfile.Write(output, data); werr != nil {
 						return fmt.Errorf("export: %w", werr)
 					}
-				} else if _, werr := cmd.OutOrStdout().Write(buf.Bytes()); werr != nil {
+				} else if _, werr := cmd.OutOrStdout().Write(data); werr != nil {
 					return werr
 				}
 			}
@@ -83,4 +97,11 @@ The JSON form's schema is "` + export.Schema + `" (see export/SCHEMA.md).`,
 	f.BoolVar(&all, "all", false, "export every session, newest first")
 	f.StringVarP(&dir, "dir", "C", "", "project `DIR` (default: the nearest folder holding .spcstr/, from the current one up)")
 	return c
+}
+
+// exportHistory gives the export a long session's complete lists, replayed
+// from the logs (state.json keeps only the latest entries).
+func exportHistory(ctx context.Context, l state.Layout, id string) (*state.Session, error) {
+	cfg, _ := config.Load(l.ConfigPath())
+	return recorder.History(ctx, l, id, cfg)
 }

@@ -2,7 +2,6 @@ package logs
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -65,66 +64,5 @@ func ScanFile(path string, fn func(raw []byte) error) error {
 // become shorter than offset (rotated or replaced), reading restarts at 0
 // and reset is true.
 func Tail(path string, offset int64, fn func(raw []byte) error) (next int64, reset bool, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return 0, offset > 0, nil
-		}
-		return offset, false, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return offset, false, err
-	}
-	if fi.Size() < offset {
-		offset, reset = 0, true
-	}
-	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		return offset, reset, err
-	}
-	br := bufio.NewReaderSize(f, 64<<10)
-	pos := offset
-	for {
-		line, rerr := br.ReadBytes('\n')
-		complete := rerr == nil
-		lineStart := pos
-		pos += int64(len(line))
-		trimmed := bytes.TrimSpace(line)
-		lead := len(line) - len(bytes.TrimLeft(line, " \t\r\n,"))
-		trimmed = bytes.TrimLeft(trimmed, ",")
-		trimmed = bytes.TrimSpace(trimmed)
-		cand := trimmed
-		if len(cand) > 0 && cand[0] == '{' {
-			// "<entry>,]" is a complete entry whose append was torn
-			// after its separator's first byte.
-			cand = bytes.TrimRight(cand, ", \t\r]")
-		}
-		switch {
-		case len(cand) == 0, bytes.Equal(cand, []byte("[")), bytes.Equal(cand, []byte("]")):
-			if complete && !bytes.Equal(cand, []byte("]")) {
-				offset = pos
-			}
-		case cand[0] == '{' && json.Valid(cand):
-			if err := fn(cand); err != nil {
-				if errors.Is(err, ErrStop) {
-					return lineStart + int64(lead) + int64(len(cand)), reset, nil
-				}
-				return offset, reset, err
-			}
-			// Resume right after the entry: the next append rewrites what
-			// follows it (",\n" and the closing bracket).
-			offset = lineStart + int64(lead) + int64(len(cand))
-		default:
-			if !complete {
-				return offset, reset, nil // partial line being written
-			}
-		}
-		if rerr != nil {
-			if errors.Is(rerr, io.EOF) {
-				return offset, reset, nil
-			}
-			return offset, reset, rerr
-		}
-	}
+	return TailEntries(path, offset, func(raw []byte, _ int64) error { return fn(raw) })
 }

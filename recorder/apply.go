@@ -16,7 +16,7 @@ const (
 	activityKeep = 180 // minutes of per-minute event counts
 )
 
-// applier applies one event to a session's state (../shared/SPEC.md §3).
+// applier applies one event to a session's state (docs/state.md).
 type applier struct {
 	ev   *hookio.Event
 	name string
@@ -217,7 +217,7 @@ func (a *applier) postTool(s *state.Session) {
 	in := ev.Input()
 	resp := ev.Response()
 	switch ev.ToolName {
-	// SPEC §3: a Write that creates is new, any other Write and every
+	// docs/state.md: a Write that creates is new, any other Write and every
 	// Edit/MultiEdit/NotebookEdit is edited, also for a file created
 	// earlier in the session (it was created, then changed).
 	case "Write":

@@ -33,18 +33,3 @@ func TestSessionEndStopsRunningAgents(t *testing.T) {
 		}
 	}
 }
-
-func TestEventLogName(t *testing.T) {
-	for in, want := range map[string]string{
-		"PreToolUse":    "pre_tool_use",
-		"session_start": "session_start",
-		"Decisions":     "event_decisions",
-		"rejected":      "event_rejected",
-		"Repairs":       "event_repairs",
-		"FutureEvent":   "future_event",
-	} {
-		if got := EventLogName(in); got != want {
-			t.Errorf("EventLogName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

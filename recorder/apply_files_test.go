@@ -25,7 +25,7 @@ func applyPayloads(t *testing.T, root string, payloads ...string) *state.Session
 }
 
 // A file created and then changed in one session is both new and edited
-// (SPEC §3: Edit is edited; a Write that does not create is edited), as the
+// (docs/state.md: Edit is edited; a Write that does not create is edited), as the
 // real client's basic and cwd scenarios do (e2e).
 func TestFilesCreatedThenEdited(t *testing.T) {
 	s := applyPayloads(t, "/p",

@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/registry"
+	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -83,7 +85,7 @@ func TestRunRejects(t *testing.T) {
 			if !strings.Contains(errOut, "rejected") {
 				t.Errorf("stderr %q", errOut)
 			}
-			rej := p.log(RejectedLog)
+			rej := p.log(logs.Name(logs.Rejected, ""))
 			if len(rej) != 1 || !strings.Contains(fmt.Sprint(rej[0]["reason"]), tt.reason) {
 				t.Fatalf("rejected.json = %v, want reason %q", rej, tt.reason)
 			}
@@ -93,7 +95,7 @@ func TestRunRejects(t *testing.T) {
 			got := outside(tree(t, p.root))
 			all := tree(t, p.layout().Dir())
 			for _, f := range all {
-				if f != "./" && f != "logs/" && f != "logs/rejected.json" && f != "logs/.rejected.json.lock" {
+				if f != "./" && f != "logs/" && f != "logs/rejected.json" && f != "logs/.rejected.json.lock" && f != "logs/.inflight/" {
 					t.Errorf("written besides rejected.json: %s", f)
 				}
 			}
@@ -179,7 +181,18 @@ func TestRunRegistry(t *testing.T) {
 	if !ok || e.PPID != 4242 || e.ProjectDir != p.root || e.SessionID != sid || e.PID != os.Getpid() {
 		t.Fatalf("registered entry = %+v, %v", e, ok)
 	}
-	p.run([]byte(withSID(prompt("x"))), "")
+	// last_active: refreshed by the session's first event of a minute,
+	// not by every event.
+	started := e.LastActive
+	p.run([]byte(withSID(prompt("x"))), "") // the same minute
+	if e, _ := registry.Load(p.reg).Lookup(sid); e.LastActive != started {
+		t.Errorf("last_active moved within the minute: %v → %v", started, e.LastActive)
+	}
+	p.now = p.now.Add(time.Minute)
+	p.run([]byte(withSID(prompt("y"))), "")
+	if e, _ := registry.Load(p.reg).Lookup(sid); e.LastActive != registry.Now(p.now) {
+		t.Errorf("last_active = %v, want %v", e.LastActive, registry.Now(p.now))
+	}
 	p.run([]byte(withSID(sessionEnd)), "")
 	if _, ok := registry.Load(p.reg).Lookup(sid); ok {
 		t.Error("SessionEnd left the session registered")
@@ -425,27 +438,5 @@ func TestDeniedAgentCallDropped(t *testing.T) {
 	p.run([]byte(withSID(post("Bash", "b", `{}`, `{}`))), "")
 	if seen != 1 {
 		t.Errorf("gate saw tools_used Bash = %d", seen)
-	}
-}
-
-// Between SessionStart and SessionEnd the registry is written at most once
-// a minute, to refresh last_active (the fake clock moves 1 s per event).
-func TestRunRegistryRefresh(t *testing.T) {
-	p := newProject(t)
-	p.run([]byte(withSID(start("startup"))), "")
-	started := p.now
-	e, _ := registry.Load(p.reg).Lookup(sid)
-	for i := 0; i < 58; i++ {
-		p.run([]byte(withSID(prompt("x"))), "")
-	}
-	if e2, _ := registry.Load(p.reg).Lookup(sid); e2.LastActive != e.LastActive {
-		t.Fatalf("last_active refreshed within the minute: %v → %v", e.LastActive, e2.LastActive)
-	}
-	for p.now.Sub(started) < registry.RefreshInterval {
-		p.run([]byte(withSID(prompt("x"))), "")
-	}
-	e3, _ := registry.Load(p.reg).Lookup(sid)
-	if want := registry.Now(p.now.UTC()); e3.LastActive != want {
-		t.Errorf("last_active after a minute = %v, want %v", e3.LastActive, want)
 	}
 }

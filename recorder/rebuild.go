@@ -8,11 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
-	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/transcript"
@@ -23,8 +21,7 @@ import (
 // state.json is a cache of the logs: every event the recorder applied is in
 // its event log, with the payload and the answer printed. Rebuild applies
 // them again, in order, to a new state. What it cannot know: gates'
-// bookkeeping (the consecutive Stop-block count, one-time notes), when the
-// registry was last refreshed, spcstr's
+// bookkeeping (the consecutive Stop-block count, one-time notes), spcstr's
 // own errors other than those logged with their event, the branch at each
 // event (it takes the current one), and payload fields cut in the log
 // (over logs.max_payload_bytes).
@@ -65,13 +62,8 @@ func eachEventLog(layout state.Layout, fn func(path string) error) error {
 		return err
 	}
 	for _, p := range paths {
-		name := strings.TrimSuffix(filepath.Base(p), ".json")
-		if i := strings.IndexByte(name, '.'); i >= 0 {
-			name = name[:i] // <event>.<n>.json: a rotated part
-		}
-		switch name {
-		case gate.DecisionsLog, RejectedLog, logs.RepairsName:
-			continue
+		if logs.Classify(filepath.Base(p)).Kind != logs.Events {
+			continue // spcstr's own logs, and anything that is not a log
 		}
 		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
 			continue

@@ -26,7 +26,7 @@ const (
 	ErrorPreviewBytes  = 1000
 )
 
-// Session statuses (../shared/SPEC.md §3).
+// Session statuses (docs/state.md).
 const (
 	StatusWorking    = "working"     // after a prompt or tool event
 	StatusWaiting    = "waiting"     // after Stop: the user has the floor
@@ -34,8 +34,8 @@ const (
 	StatusEnded      = "ended"       // after SessionEnd
 )
 
-// Session is one session's state.json: seed 003's schema field for field,
-// plus the additive fields of ../shared/SPEC.md §3.
+// Session is one session's state.json (docs/state.md): the original
+// session schema field for field, plus spcstr's additive fields.
 type Session struct {
 	Version       int       `json:"version"`
 	SessionID     string    `json:"session_id"`
@@ -85,14 +85,11 @@ type Session struct {
 
 	// Transcript is the recorder's read position in the transcript.
 	Transcript TranscriptCursor `json:"transcript_cursor,omitzero"`
-	// RegistryAt is when the recorder last wrote this session's entry of
-	// the session registry (last_active is refreshed once a minute).
-	RegistryAt time.Time `json:"registry_at,omitzero"`
 	// GitHead caches the branch with its HEAD file's stamp.
 	GitHead gitrepo.HeadCache `json:"git_head,omitzero"`
 
 	// Gates holds per-gate bookkeeping the recorder keeps across hooks
-	// (the consecutive Stop-block guard of ../shared/SPEC.md §8).
+	// (the Stop escalation count of gate.Run, docs/answers.md).
 	Gates map[string]GateState `json:"gates,omitempty"`
 
 	// Notes holds one-per-session flags ("warned about invalid config").
@@ -108,7 +105,7 @@ type Session struct {
 
 // Agent is one subagent invocation (agents_history entry).
 type Agent struct {
-	// Name is the agent's type as requested (seed 003's field).
+	// Name is the agent's type as requested (the original schema's field).
 	Name        string         `json:"name"`
 	AgentID     string         `json:"agent_id,omitempty"`
 	AgentType   string         `json:"agent_type,omitempty"`

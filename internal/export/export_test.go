@@ -66,7 +66,7 @@ func (p *project) event(log, id, event string, at time.Time, payload string, out
 func (p *project) decision(r gate.Record) {
 	p.t.Helper()
 	data, _ := json.Marshal(r)
-	if err := logs.Append(context.Background(), p.l.LogPath(gate.DecisionsLog), data, logs.Options{}); err != nil {
+	if err := logs.Append(context.Background(), p.l.LogPath(logs.Name(logs.Decisions, "")), data, logs.Options{}); err != nil {
 		p.t.Fatal(err)
 	}
 }
@@ -217,6 +217,10 @@ func TestScanFiltersAndLayouts(t *testing.T) {
 	}
 	if e.HookMS.Max != 7 || e.HookMS.Total != 28 {
 		t.Errorf("hook ms = %+v, want max 7 total 28 (other sessions and payload look-alikes excluded)", e.HookMS)
+	}
+	// 7 calls are too few for a 95th percentile: none is reported.
+	if e.HookMS.P95 != nil {
+		t.Errorf("hook ms p95 = %v for %d calls, want none below %d", *e.HookMS.P95, e.Logged, export.MinCallsForP95)
 	}
 	if e.Answers != 1 || e.TruncatedPayloads != 1 || e.HookErrors != 1 {
 		t.Errorf("answers %d truncated %d errors %d, want 1 1 1", e.Answers, e.TruncatedPayloads, e.HookErrors)

@@ -12,12 +12,13 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // Config is the `feedback:` section of .spcstr/config.yaml.
 type Config struct {
 	// Enabled turns the loop on. Off by default: otherwise every user would
-	// be blocked after any edit (../shared/SPEC.md §6).
+	// be blocked after any edit (docs/feedback-and-strategies.md).
 	Enabled bool `yaml:"enabled"`
 	// TestLead names the test-planning agent of every domain that does not
 	// set its own (default "test-lead").
@@ -270,7 +271,7 @@ func (c *Config) HasRole(agent string) bool {
 	return false
 }
 
-// Limits are the inter-phase limits of seed 002's
+// Limits are the inter-phase limits of the orchestration's
 // .claude/config/orchestration-limits.yaml, with spcstr's per-domain
 // overrides.
 type Limits struct {
@@ -292,13 +293,13 @@ type DomainLimits struct {
 	MaxConsecutivePlanningFailures int `yaml:"max_consecutive_planning_failures" json:"max_consecutive_planning_failures,omitempty"`
 }
 
-// Default limits (seed 002).
+// Default limits.
 const (
 	DefaultMaxFeedbackIterations = 5
 	DefaultMaxConsecutiveFailure = 3
 )
 
-// DefaultLimits returns seed 002's defaults.
+// DefaultLimits returns the orchestration defaults.
 func DefaultLimits() Limits {
 	return Limits{
 		MaxFeedbackIterations:          DefaultMaxFeedbackIterations,
@@ -315,7 +316,7 @@ func DefaultLimits() Limits {
 // set to 0 keeps its default.
 func LoadLimits(path string) (Limits, error) {
 	l := DefaultLimits()
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, safefs.MaxConfigBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return l, nil

@@ -88,8 +88,17 @@ func TestPhaseMachine(t *testing.T) {
 			steps: []step{edit("backend", "a.go"), agent("general-purpose", approved), agent("reviewer", approved)},
 			want:  "backend:---", iteration: 1, pending: []string{"backend"}},
 		{name: "test-lead counts for every domain in the cycle",
-			steps: []step{edit("backend", "a.go"), edit("frontend", "ui/a.tsx"), edit("integration", "integration/x.go"), agent("test-lead", ready)},
-			want:  "backend:-P- frontend:-P- integration:-P-", iteration: 1, pending: []string{"backend", "frontend", "integration"}},
+			steps: []step{edit("backend", "a.go"), edit("frontend", "ui/a.tsx"), edit("integration", "integration/x.go"),
+				agent("backend-reviewer", approved), agent("frontend-reviewer", approved), agent("integration-reviewer", approved), agent("test-lead", ready)},
+			want: "backend:PP- frontend:PP- integration:PP-", iteration: 1, pending: []string{"backend", "frontend", "integration"}},
+		{name: "passes count only in order",
+			steps: []step{edit("backend", "a.go"), agent("backend-tester", passed), agent("test-lead", ready), agent("backend-reviewer", approved),
+				agent("backend-tester", passed)},
+			want: "backend:P--", iteration: 1, pending: []string{"backend"}},
+		{name: "in order, the loop completes",
+			steps: []step{edit("backend", "a.go"), agent("backend-tester", passed), agent("backend-reviewer", approved), agent("test-lead", ready),
+				agent("backend-tester", passed)},
+			want: "backend:PPP", iteration: 1},
 		{name: "reviewer counts only for its domains",
 			steps: []step{edit("backend", "a.go"), edit("frontend", "ui/a.tsx"), edit("python", "x.py"), agent("backend-reviewer", approved)},
 			want:  "backend:P-- frontend:--- python:P--", iteration: 1, pending: []string{"backend", "frontend", "python"}},
@@ -210,6 +219,13 @@ func TestApplyDetails(t *testing.T) {
 	if want := []string{KindStarted, KindResult, KindResult, KindResult, KindReset}; !reflect.DeepEqual(kinds, want) {
 		t.Fatalf("history kinds = %v, want %v", kinds, want)
 	}
+	// A pass out of order is logged and not counted.
+	out = l.Apply(c, lim, AgentResult{Agent: "backend-tester", AgentID: "w", Text: passed}, now)
+	last := l.History[len(l.History)-1]
+	if len(out.Applied) != 0 || last.Kind != KindOutOfOrder || last.Domain != "backend" ||
+		last.Note != "TESTS_PASSED came before review of backend passed: not counted (phases count only in order)" {
+		t.Fatalf("out of order: applied %+v, last %+v", out.Applied, last)
+	}
 	// A loop that is not active takes no results.
 	idle := NewLoop()
 	if out := idle.Apply(c, lim, AgentResult{Agent: "backend-reviewer", Text: approved}, now); len(out.Applied) != 0 {
@@ -222,5 +238,26 @@ func TestApplyDetails(t *testing.T) {
 	l2.Track("frontend", "ui/a.tsx", now.Add(time.Hour))
 	if !l2.Active || l2.Loops != 2 || l2.Iteration != 1 || !reflect.DeepEqual(l2.ModifiedDomains, []string{"frontend"}) || len(l2.History) != 3 {
 		t.Fatalf("restarted loop = %+v", l2)
+	}
+}
+
+func TestPhaseRunning(t *testing.T) {
+	ran := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		name  string
+		phase Phase
+		want  bool
+	}{
+		{"not started", Phase{Status: NotRun}, false},
+		{"agent spawned", Phase{Status: NotRun, AgentID: "a1"}, true},
+		{"agent spawned, empty status", Phase{AgentID: "a1"}, true},
+		{"agent reported", Phase{Status: NotRun, AgentID: "a1", RanAt: &ran}, false},
+		{"passed", Phase{Status: Pass, AgentID: "a1"}, false},
+		{"failed", Phase{Status: Fail, AgentID: "a1"}, false},
+	}
+	for _, tt := range tests {
+		if got := tt.phase.Running(); got != tt.want {
+			t.Errorf("%s: Running() = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

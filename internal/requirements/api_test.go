@@ -166,7 +166,7 @@ func TestResolveSession(t *testing.T) {
 }
 
 // State lives in the git common dir, so every worktree of a repository
-// shares it (SPEC §2), checked with a real `git worktree`.
+// shares it (docs/layout.md), checked with a real `git worktree`.
 func TestWorktreesShareState(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is required for this test")

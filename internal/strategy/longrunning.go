@@ -18,6 +18,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/pathglob"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -196,8 +197,8 @@ func (s *longRunning) compactContext(in *gate.Input, st lrState) string {
 }
 
 // tokenWarning urges a checkpoint once per compaction cycle when the
-// context passes token_warn_threshold (advice, never a block: seed 004's
-// "Context limit: inject urgent warning").
+// context passes token_warn_threshold (advice, never a
+// block: "Context limit: inject urgent warning").
 func (s *longRunning) tokenWarning(in *gate.Input) []gate.Verdict {
 	t := in.Session.Tokens
 	if in.Event.AgentID != "" || t.ContextUsed < s.o.TokenWarnThreshold {
@@ -257,7 +258,7 @@ func (s *longRunning) trackWrite(in *gate.Input) ([]gate.Verdict, error) {
 	if old == nil {
 		old = resp.OriginalFileContents
 	}
-	data, err := os.ReadFile(s.path(in, file))
+	data, err := safefs.ReadFile(s.path(in, file), safefs.MaxConfigBytes)
 	if err != nil {
 		return nil, nil // moved or deleted since: nothing to compare
 	}
@@ -278,7 +279,7 @@ func (s *longRunning) trackWrite(in *gate.Input) ([]gate.Verdict, error) {
 	return []gate.Verdict{{Context: msg, SystemMessage: "spcstr long-running: " + msg}}, nil
 }
 
-// validateFeatures checks seed 004's default schema: objects with a string
+// validateFeatures checks the default features schema: objects with a string
 // description and a boolean passes.
 func validateFeatures(features []map[string]any) []string {
 	var bad []string
@@ -297,7 +298,7 @@ func validateFeatures(features []map[string]any) []string {
 }
 
 // structuralChange reports whether a feature list changed anything but
-// the "passes" fields (seed 004).
+// the "passes" fields.
 func structuralChange(old string, features []map[string]any) bool {
 	var before []map[string]any
 	if err := json.Unmarshal([]byte(old), &before); err != nil {
@@ -394,7 +395,7 @@ func (s *longRunning) progressUpdated(in *gate.Input) bool {
 }
 
 func (s *longRunning) countFeatures(in *gate.Input) (passing, total int) {
-	data, err := os.ReadFile(s.path(in, s.o.FeatureList))
+	data, err := safefs.ReadFile(s.path(in, s.o.FeatureList), safefs.MaxConfigBytes)
 	if err != nil {
 		return 0, 0
 	}
@@ -414,7 +415,7 @@ func (s *longRunning) countFeatures(in *gate.Input) (passing, total int) {
 
 // lastProgress returns the start of the progress file's last paragraph.
 func (s *longRunning) lastProgress(in *gate.Input) string {
-	data, err := os.ReadFile(s.path(in, s.o.ProgressFile))
+	data, err := safefs.ReadFile(s.path(in, s.o.ProgressFile), safefs.MaxConfigBytes)
 	if err != nil {
 		return ""
 	}

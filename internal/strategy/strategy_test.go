@@ -74,7 +74,7 @@ func TestLoadValidateConflicts(t *testing.T) {
 		substr   string   // in some problem's message
 	}{
 		{name: "no section", yaml: "feedback:\n  enabled: true\n"},
-		{name: "seed 004 example conflicts on Stop",
+		{name: "the example configuration conflicts on Stop",
 			yaml:     "strategies:\n  long-running:\n    feature_list: feature_list.json\n    enforce_commits: true\n  token-budget:\n    warn_threshold: 100000\n    critical_threshold: 150000\n    measure: total\n  clean-state:\n    require_files: [README.md]\n",
 			loaded:   []string{"long-running", "token-budget", "clean-state"},
 			problems: []string{"conflict long-running,clean-state Stop"}, substr: "strategies long-running and clean-state both block at Stop"},
@@ -301,5 +301,20 @@ func TestGateWrapper(t *testing.T) {
 	}
 	if gs := p.gates("feedback: {}\n"); gs != nil {
 		t.Fatal("gates without strategies")
+	}
+	// Three strategies blocking at Stop: three pairs named, what a
+	// conflict does said once (a new project: a new session).
+	p = newProject(t, true)
+	p.write("dirty.txt", "x")
+	gs = p.gates("strategies:\n  clean-state: {}\n  long-running:\n    require_progress: false\n  output-location: {}\n")
+	msg := ""
+	for _, v := range run(t, gs, p.input(hookio.Stop, nil)) {
+		msg += v.SystemMessage
+	}
+	if n := strings.Count(msg, "both block at Stop"); n != 3 {
+		t.Errorf("%d conflicts named, want 3:\n%s", n, msg)
+	}
+	if n := strings.Count(msg, "without enforcing"); n != 1 {
+		t.Errorf("the consequence is said %d times, want once:\n%s", n, msg)
 	}
 }

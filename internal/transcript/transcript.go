@@ -4,7 +4,7 @@
 // once (Claude Code writes one line per content block, each repeating the
 // message's usage, and earlier lines may carry partial output counts: the
 // last line of a message wins), and skips synthetic messages. The rules are
-// those of ../shared/protocol.md §8.
+// those Claude Code documents for transcripts.
 package transcript
 
 import (
@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -46,23 +47,12 @@ func Update(path string, cur *state.TranscriptCursor, tokens *state.Tokens) erro
 	}
 	// Most hooks find the transcript as the previous one left it: one
 	// stat, no open.
-	fi, err := os.Stat(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		return fmt.Errorf("stat transcript: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("transcript %s is not a regular file", path)
-	}
-	if fi.Size() < cur.Offset {
-		cur.Offset, cur.Recent = 0, nil
-	}
-	if fi.Size() == cur.Offset {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() == cur.Offset {
 		return nil
 	}
-	f, err := os.Open(path)
+	// Only a regular file: a FIFO or device named by the payload would
+	// block or never end.
+	f, fi, err := safefs.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil
@@ -70,32 +60,69 @@ func Update(path string, cur *state.TranscriptCursor, tokens *state.Tokens) erro
 		return fmt.Errorf("open transcript: %w", err)
 	}
 	defer f.Close()
+	if fi.Size() < cur.Offset {
+		cur.Offset, cur.Recent = 0, nil
+	}
+	if fi.Size() == cur.Offset {
+		return nil
+	}
 	if _, err := f.Seek(cur.Offset, io.SeekStart); err != nil {
 		return fmt.Errorf("seek transcript: %w", err)
 	}
 	br := bufio.NewReaderSize(io.LimitReader(f, maxRead), 64<<10)
 	pos := cur.Offset
 	for {
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A long line (tool output): skip it whole; it holds no usage
-			// we need unless it is an assistant line, so read it fully.
-			full := append([]byte(nil), line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = br.ReadSlice('\n')
-				full = append(full, line...)
-			}
-			line = full
-		}
+		line, n, err := readLine(br)
 		if err != nil {
-			// Incomplete last line: leave it for the next call.
+			if n > MaxLine {
+				// A line longer than the limit that the read window ends
+				// inside: skip what was read; the rest of it is a fragment
+				// that parses as nothing and is skipped in turn.
+				pos += n
+			}
+			// Otherwise an incomplete last line: leave it for the next call.
 			break
 		}
-		pos += int64(len(line))
-		countLine(line, cur, tokens)
+		pos += n
+		if line != nil {
+			countLine(line, cur, tokens)
+		}
 	}
 	cur.Offset = pos
 	return nil
+}
+
+// MaxLine is the longest transcript line parsed. A longer line (a huge
+// tool output) is skipped without being held in memory: the offset moves
+// past it and later lines keep counting.
+const MaxLine = 8 << 20
+
+// readLine returns the next complete line and its length n in bytes; line
+// is nil for a line over MaxLine (skipped). err is set when no complete
+// line is left (n then counts the bytes of the incomplete one).
+func readLine(br *bufio.Reader) (line []byte, n int64, err error) {
+	chunk, err := br.ReadSlice('\n')
+	n = int64(len(chunk))
+	if err == nil {
+		return chunk, n, nil
+	}
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, n, err
+	}
+	full := append([]byte(nil), chunk...)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		chunk, err = br.ReadSlice('\n')
+		n += int64(len(chunk))
+		if full != nil && n <= MaxLine {
+			full = append(full, chunk...)
+		} else {
+			full = nil
+		}
+	}
+	if err != nil {
+		return nil, n, err
+	}
+	return full, n, nil
 }
 
 type line struct {

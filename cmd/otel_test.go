@@ -1,0 +1,31 @@
+package cmd
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestHookBinaryLinksNoOpenTelemetry guards the hook path: every package
+// linked into spcstr runs its init on every hook call, so the OpenTelemetry
+// SDK, protobuf and gRPC must stay in the spcstr-otel companion binary.
+func TestHookBinaryLinksNoOpenTelemetry(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/dylan-gluck/spcstr/cmd/spcstr").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		for _, banned := range []string{"go.opentelemetry.io/", "google.golang.org/grpc", "google.golang.org/protobuf", "github.com/dylan-gluck/spcstr/internal/otelship"} {
+			if strings.HasPrefix(pkg, banned) {
+				t.Errorf("spcstr links %s: its init would run on every hook call", pkg)
+			}
+		}
+	}
+	out, err = exec.Command("go", "list", "-deps", "github.com/dylan-gluck/spcstr/cmd/spcstr-otel").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	if !strings.Contains(string(out), "go.opentelemetry.io/otel/sdk/trace\n") {
+		t.Errorf("spcstr-otel does not link the OpenTelemetry SDK: this test no longer checks anything")
+	}
+}
