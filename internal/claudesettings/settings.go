@@ -23,6 +23,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // Excluded lists events spcstr never registers. WorktreeCreate: a
@@ -97,7 +98,7 @@ type Document struct {
 // empty document (Exists false); a file that does not parse is an error
 // wrapping ErrSyntax or ErrShape.
 func Load(path string) (*Document, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, safefs.MaxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		d, _ := Parse(path, nil)
 		return d, nil
@@ -202,7 +203,7 @@ func (d *Document) Save() (backup string, err error) {
 	perm := fs.FileMode(0o644)
 	if fi, err := os.Stat(target); err == nil {
 		perm = fi.Mode().Perm()
-		now, err := os.ReadFile(target)
+		now, err := safefs.ReadFile(target, safefs.MaxConfigBytes)
 		if err != nil {
 			return "", fmt.Errorf("read %s: %w", d.Path, err)
 		}

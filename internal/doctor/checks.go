@@ -17,6 +17,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/install"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 const fixInit = `run "spcstr init" in this project (or "spcstr init --global" to register for every project)`
@@ -361,7 +362,7 @@ func checkGitignore(ctx context.Context, env *Env) []Finding {
 		}
 		// git failed otherwise (exit 128, ...): fall back to .gitignore.
 	}
-	data, _ := os.ReadFile(filepath.Join(env.Root, ".gitignore"))
+	data, _ := safefs.ReadFile(filepath.Join(env.Root, ".gitignore"), safefs.MaxConfigBytes)
 	if install.Ignores(data) {
 		return []Finding{{Severity: OK, Message: ".gitignore ignores .spcstr/"}}
 	}

@@ -50,6 +50,11 @@ func TestFollowShipsNewSessions(t *testing.T) {
 	waitFor(23)
 	replay(t, l, "basic", "")
 	waitFor(23 + 34)
+	// The progress line is printed after the pass that shipped the records
+	// returns, a moment after the receiver has them.
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(progress.String(), "57 events") && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)

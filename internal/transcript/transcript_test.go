@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -288,6 +290,47 @@ func TestContextWindow(t *testing.T) {
 	for _, tt := range tests {
 		if got := ContextWindow(tt.model, tt.def); got != tt.want {
 			t.Errorf("ContextWindow(%q, %d) = %d", tt.model, tt.def, got)
+		}
+	}
+}
+
+// A line longer than the read window (a huge tool output) used to stall
+// the cursor for ever, re-reading 32 MiB on every hook. It is skipped: the
+// offset moves past it and later lines keep counting.
+func TestLineOverLimitSkipped(t *testing.T) {
+	huge := `{"type":"user","toolUseResult":{"stdout":"` + strings.Repeat("y", maxRead+(1<<20)) + `"}}` + "\n"
+	after := assistantLine("a1", "m", false, 1, 2, 3, 4)
+	p := filepath.Join(t.TempDir(), "t.jsonl")
+	write(t, p, []byte(after+huge+after+assistantLine("a2", "m", false, 1, 1, 1, 1)))
+	var cur state.TranscriptCursor
+	var tok state.Tokens
+	for i := 0; i < 4 && cur.Offset < int64(2*len(after)+len(huge)); i++ {
+		update(t, p, &cur, &tok)
+	}
+	want := state.Tokens{Input: 2, Output: 3, CacheRead: 4, CacheCreation: 5, ContextUsed: 3}
+	if tok != want {
+		t.Errorf("tokens = %+v, want %+v (offset %d)", tok, want, cur.Offset)
+	}
+}
+
+// A FIFO (or device) as the transcript is refused at once, never read.
+func TestTranscriptNotRegular(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "fifo.jsonl")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{p, "/dev/zero"} {
+		var cur state.TranscriptCursor
+		var tok state.Tokens
+		done := make(chan error, 1)
+		go func() { done <- Update(path, &cur, &tok) }()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("%s: no error", path)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: Update blocked", path)
 		}
 	}
 }
