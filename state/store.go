@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -93,11 +94,11 @@ func (l Layout) Update(ctx context.Context, id string, now time.Time, opt Update
 	}
 	s.Bound(opt.Keep)
 	s.Version = SchemaVersion
-	data, err := s.encode()
+	pieces, err := s.encode()
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", path, err)
 	}
-	if err := safefs.Replace(root, rel, data, 0o644, false); err != nil {
+	if err := safefs.Replace(root, rel, bytes.Join(pieces, nil), 0o644, false); err != nil {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return &s, nil
