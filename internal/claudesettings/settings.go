@@ -230,6 +230,37 @@ func (d *Document) Save() (backup string, err error) {
 	return backup, nil
 }
 
+// Emptied reports whether the document changed and is now an empty object
+// (it held nothing but spcstr's hooks, which were removed).
+func (d *Document) Emptied() bool {
+	return d.Changed() && d.root.kind == kindObject && len(d.root.members) == 0
+}
+
+// RemovalDiff is a unified diff deleting the file (for a dry run of Remove).
+func (d *Document) RemovalDiff(label string) string {
+	return string(diff.Diff("a/"+label, d.orig, "/dev/null", nil))
+}
+
+// Remove deletes the file instead of saving it as an empty object, for a
+// document that Emptied, and then its folder when that is left empty (the
+// .claude/ that init created). Like Save, it refuses when the file changed
+// on disk since it was loaded.
+func (d *Document) Remove() error {
+	now, err := os.ReadFile(d.Path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", d.Path, err)
+	}
+	if !bytes.Equal(now, d.orig) {
+		return fmt.Errorf("%s: %w", d.Path, ErrChangedMeanwhile)
+	}
+	if err := os.Remove(d.Path); err != nil {
+		return fmt.Errorf("remove %s: %w", d.Path, err)
+	}
+	_ = os.Remove(filepath.Dir(d.Path)) // only succeeds when the folder is empty
+	d.orig, d.Exists, d.dirty = nil, false, false
+	return nil
+}
+
 // Bool returns a top-level boolean key; set is false when it is absent or
 // not a boolean.
 func (d *Document) Bool(key string) (value, set bool) {

@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dylan-gluck/spcstr/e2e/harness"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/testshared"
 	"github.com/dylan-gluck/spcstr/logs"
@@ -20,21 +20,24 @@ import (
 // checks the scenario's expect block, and returns the output folder.
 func runScenario(t *testing.T, name string) string {
 	t.Helper()
-	harness := testshared.Harness(t)
+	env := harness.Require(t)
 	bin := testshared.BuildSpcstr(t)
 	scenario, err := filepath.Abs(filepath.Join("testdata", "harness", name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "run")
-	hook := "SPCSTR_REGISTRY=" + filepath.Join(out, "registry.json") + " " + bin + " hook"
-	cmd := exec.Command(filepath.Join(harness, "run-scenario.sh"), scenario, hook, out)
-	cmd.Dir = harness
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("run-scenario: %v\n%s", err, tail(string(b), 3000))
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if b, err := exec.Command("python3", filepath.Join(harness, "check.py"), scenario, out).CombinedOutput(); err != nil {
-		t.Errorf("check.py (the scenario's expect block): %v\n%s", err, b)
+	out := filepath.Join(tmp, "run")
+	hook := "SPCSTR_REGISTRY=" + filepath.Join(tmp, "registry.json") + " " + bin + " hook"
+	res, err := env.Run(t.Context(), harness.Options{Scenario: scenario, HookCommand: hook, OutDir: out})
+	if err != nil {
+		t.Fatalf("harness run: %v", err)
+	}
+	if fails := harness.Check(scenario, res); len(fails) > 0 {
+		t.Errorf("the run does not meet the scenario's expect block:\n%s", strings.Join(fails, "\n"))
 	}
 	return out
 }
