@@ -366,3 +366,36 @@ func TestSmallPassesShipTheSame(t *testing.T) {
 		t.Errorf("log records: one pass %d, small passes %d, want %d", n1, n2, want.Events+want.Decisions)
 	}
 }
+
+func TestHonoursOTELEnvironment(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=secret,x-team=infra")
+	t.Setenv("OTEL_RESOURCE_ATTRIBUTES", "developer=ana,team=infra")
+	t.Setenv("OTEL_SERVICE_NAME", "")
+	l := newProject(t)
+	replay(t, l, "slash-command", "")
+	r := newReceiver(t)
+	ship(t, l, r, otelship.Options{Version: "1.2.3"})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.headers.Get("X-Api-Key") != "secret" || r.headers.Get("X-Team") != "infra" {
+		t.Errorf("OTEL_EXPORTER_OTLP_HEADERS not sent: %v", r.headers)
+	}
+	if len(r.resources) == 0 {
+		t.Fatal("no resource received")
+	}
+	res := r.resources[0]
+	for k, want := range map[string]string{"developer": "ana", "team": "infra", "service.name": "spcstr", "service.version": "1.2.3"} {
+		if got := attr(res, k); got != want {
+			t.Errorf("resource %s = %q, want %q", k, got, want)
+		}
+	}
+	if got := otelship.Endpoint("", func(string) string { return "http://c:4318" }); got != "http://c:4318" {
+		t.Errorf("Endpoint from the environment: %q", got)
+	}
+	if got := otelship.Endpoint("http://flag", func(string) string { return "http://c:4318" }); got != "http://flag" {
+		t.Errorf("--endpoint does not win: %q", got)
+	}
+	if got := otelship.Endpoint("", func(string) string { return "" }); got != otelship.DefaultEndpoint {
+		t.Errorf("default endpoint: %q", got)
+	}
+}
