@@ -151,24 +151,15 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time, limit int
 	return d, nil
 }
 
-// cutAt leaves the entries after t (from the first one in each file) for
-// the next pass, unless that would leave nothing at all.
+// cutAt leaves the entries at or after t (from the first one in each
+// file) for the next pass: one hook's event and its decisions share a
+// time, and must be shipped in the same pass. When that would leave
+// nothing (every entry read so far is stamped t or later), the entries
+// stamped t are kept, so that the pass still moves on.
 func cutAt(d *delta, t time.Time) {
-	kept := make([][]*item, len(d.files))
-	n := 0
-	for i, f := range d.files {
-		k := len(f.entries)
-		for j, it := range f.entries {
-			if it.ts.After(t) {
-				k = j
-				break
-			}
-		}
-		kept[i] = f.entries[:k]
-		n += k
-	}
+	kept, n := cut(d, func(ts time.Time) bool { return ts.Before(t) })
 	if n == 0 {
-		return
+		kept, _ = cut(d, func(ts time.Time) bool { return !ts.After(t) })
 	}
 	files := d.files[:0]
 	for i, f := range d.files {
@@ -177,6 +168,24 @@ func cutAt(d *delta, t time.Time) {
 		}
 	}
 	d.files = files
+}
+
+// cut returns each file's longest prefix whose entries all pass keep.
+func cut(d *delta, keep func(time.Time) bool) ([][]*item, int) {
+	kept := make([][]*item, len(d.files))
+	n := 0
+	for i, f := range d.files {
+		k := len(f.entries)
+		for j, it := range f.entries {
+			if !keep(it.ts) {
+				k = j
+				break
+			}
+		}
+		kept[i] = f.entries[:k]
+		n += k
+	}
+	return kept, n
 }
 
 // errStopBefore ends a file's read before the entry that returned it.
