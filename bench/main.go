@@ -6,7 +6,12 @@
 //
 //	P1  median `spcstr hook` time ÷ the floor program's (goal ≤ 1.5)
 //	P2  that hook time after 20,000 logged events ÷ at an empty log (≤ 1.1)
+//	P2-long  a PostToolUse hook after a long, heavy session (400 prompts of
+//	    3 KiB, 2,000 files read, 150 agents, 200 failures, 100
+//	    notifications) ÷ the same hook at an empty session (≤ 1.2)
 //	P3  peak RSS of one hook process (≤ 12 MiB)
+//	P4, P5, export: the dashboard's and the exporter's Go benchmarks,
+//	    whose metrics are read back and judged here too
 //
 // The floor program (bench/floor) is the least a Go hook can do: decode the
 // event and append one line, with an fsync. Both binaries are built here,
@@ -46,6 +51,8 @@ func main() {
 var (
 	runs     = flag.Int("runs", 300, "hook invocations per measured configuration")
 	prefill  = flag.Int("events", 20000, "events logged before the P2 measurement")
+	longRuns = flag.Int("long-runs", 21, "PostToolUse hooks measured per session for P2-long")
+	onlyLong = flag.Bool("only-long", false, "measure P2-long only (for profiling)")
 	keep     = flag.Bool("keep", false, "keep the scratch folder")
 	tuiBench = flag.Bool("tui", true, "also run the dashboard and export benchmarks (go test -bench)")
 )
@@ -85,6 +92,9 @@ func run() error {
 		return err
 	}
 
+	if *onlyLong {
+		return runLong(spcstr, tmp)
+	}
 	empty, err := newProject(filepath.Join(tmp, "empty"))
 	if err != nil {
 		return err
@@ -147,6 +157,10 @@ func run() error {
 	verdict("P2 hook at 20,000 logged events ÷ at empty log", p2, 1.1, "")
 	verdict("P3 peak RSS of one hook process (MiB)", p3, 12, fmt.Sprintf("(median %.1f MiB)", float64(rss[len(rss)/2])/1024))
 
+	if err := runLong(spcstr, tmp); err != nil {
+		return err
+	}
+
 	if err := initReport(spcstr, empty, events[0]); err != nil {
 		fmt.Println("init trace:", err)
 	}
@@ -158,6 +172,16 @@ func run() error {
 			fmt.Println("otel export:", err)
 		}
 	}
+	return nil
+}
+
+func runLong(spcstr, tmp string) error {
+	eLong, mLong, stateBytes, err := p2Long(spcstr, tmp, *longRuns)
+	if err != nil {
+		return err
+	}
+	verdict("P2-long hook after a long session ÷ at empty", float64(mLong)/float64(eLong), 1.2,
+		fmt.Sprintf("(%s vs %s; state.json %.0f KiB)", ms(mLong), ms(eLong), float64(stateBytes)/1024))
 	return nil
 }
 

@@ -58,7 +58,7 @@ The JSON form's schema is "` + export.Schema + `" (see export/SCHEMA.md).`,
 				root = state.FindRoot(os.Getenv("CLAUDE_PROJECT_DIR"), wd)
 			}
 			home, _ := os.UserHomeDir()
-			opt := export.Options{Sources: exportSources(), Home: home, Generator: versionString()}
+			opt := export.Options{Sources: export.DomainSources(), Home: home, Generator: versionString()}
 			var buf bytes.Buffer
 			err := export.Export(cmd.Context(), &buf, state.Layout{Root: root}, sel, format, opt)
 			if buf.Len() > 0 {

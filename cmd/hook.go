@@ -28,7 +28,7 @@ func hookFastPath(args []string) (event string, ok bool) {
 	return event, true
 }
 
-// runHook runs the recorder; it always exits 0 (../shared/SPEC.md §8).
+// runHook runs the recorder; it always exits 0 (docs/answers.md).
 func runHook(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, event string) int {
 	recorder.Run(ctx, recorder.Options{Stdin: stdin, Stdout: stdout, Stderr: stderr, Event: event})
 	return 0

@@ -11,7 +11,7 @@ import (
 
 // projectRoot is the project the user's commands act on: the nearest
 // folder up from the working directory that holds .spcstr/, else the git
-// top level, else the working directory (../shared/SPEC.md §2).
+// top level, else the working directory (docs/layout.md).
 func projectRoot() (string, error) {
 	cwd, err := os.Getwd()
 	if err != nil {

@@ -50,6 +50,7 @@ requirements and the review/test feedback loop, and writes session summaries
 		newUninstallCmd(),
 		newReqCmd(),
 		newDoctorCmd(),
+		newRebuildCmd(),
 		newVersionCmd(),
 		newDemoCmd(),
 		newOtelCmd(),

@@ -19,7 +19,6 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -427,14 +426,4 @@ func Count(sessions []Session) int {
 		}
 	}
 	return n
-}
-
-// Names lists the sessions' names, sorted.
-func Names(sessions []Session) []string {
-	var ns []string
-	for _, s := range sessions {
-		ns = append(ns, s.Name)
-	}
-	sort.Strings(ns)
-	return ns
 }

@@ -336,8 +336,25 @@ func checkToolsAndFiles(t *testing.T, r *run) {
 	}
 }
 
-// checkPrompts: the UserPromptSubmit prompts in order, the injected
-// task notifications marked as such.
+// promptPreviewBytes is how much of a prompt state.json keeps (the README's
+// state.json contract); the log keeps it whole.
+const promptPreviewBytes = 500
+
+// preview cuts a prompt as state.json does: at promptPreviewBytes, never
+// inside a UTF-8 sequence.
+func preview(s string) string {
+	n := promptPreviewBytes
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// checkPrompts: the UserPromptSubmit prompts in order (previews), the
+// injected task notifications marked as such.
 func checkPrompts(t *testing.T, r *run) {
 	var want []prompt
 	for _, p := range r.byEvent("UserPromptSubmit") {
@@ -345,7 +362,7 @@ func checkPrompts(t *testing.T, r *run) {
 		if strings.HasPrefix(strings.TrimSpace(p.Prompt), "<task-notification>") {
 			kind = "task-notification"
 		}
-		want = append(want, prompt{Prompt: p.Prompt, Kind: kind, PromptID: p.PromptID})
+		want = append(want, prompt{Prompt: preview(p.Prompt), Kind: kind, PromptID: p.PromptID})
 	}
 	if !reflect.DeepEqual(r.state.Prompts, want) {
 		t.Errorf("prompts\n got  %+v\n want %+v", r.state.Prompts, want)

@@ -1,5 +1,5 @@
 // Package e2e owns the end-to-end tests that drive the real Claude Code CLI
-// through the offline harness (../shared/harness: the real client against a
+// through the offline harness ($SPCSTR_HARNESS: the real client against a
 // scripted mock of the API) with `spcstr hook` as the hook command, and check
 // spcstr's state and logs against the payloads Claude Code actually sent
 // (captured.jsonl). It has no code of its own outside its tests.

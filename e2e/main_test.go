@@ -13,8 +13,8 @@ import (
 
 // setupHelp says how to make the harness available.
 const setupHelp = `The e2e tests run the real Claude Code CLI through the offline harness.
-Set SPCSTR_HARNESS to a copy of ../shared/harness in which "npm ci" has been run:
-    export SPCSTR_HARNESS="$(scripts/harness-setup.sh)"   # copies ../shared/harness, runs npm ci, prints the path
+Set SPCSTR_HARNESS to a copy of the offline Claude Code harness ($SPCSTR_SHARED/harness) in which "npm ci" has been run:
+    export SPCSTR_HARNESS="$(scripts/harness-setup.sh)"   # copies the harness, runs npm ci, prints the path
     go test ./e2e/
 (an already installed copy works too, e.g. SPCSTR_HARNESS=/work/harness).
 "go test -short" skips these tests.`

@@ -123,7 +123,7 @@ type hookResult struct {
 	Stderr   string `json:"stderr"`
 }
 
-// session is state.json as the contract (SPEC §3) names its fields; the
+// session is state.json as the contract (docs/state.md) names its fields; the
 // test decodes it on its own rather than with package state, so a renamed
 // field is caught.
 type session struct {
@@ -208,7 +208,7 @@ type start struct {
 	Source string `json:"source"`
 }
 
-// logEntry is one entry of .spcstr/logs/<event>.json (SPEC §4).
+// logEntry is one entry of .spcstr/logs/<event>.json (docs/logs.md).
 type logEntry struct {
 	Timestamp time.Time       `json:"timestamp"`
 	SessionID string          `json:"session_id"`
@@ -446,7 +446,7 @@ func (r *run) loadSpcstr(t *testing.T) {
 	}
 }
 
-// rel is the project-relative form of a tool's file path (SPEC §3).
+// rel is the project-relative form of a tool's file path (docs/state.md).
 func (r *run) rel(p string) string {
 	if rest, ok := strings.CutPrefix(p, r.project+"/"); ok {
 		return rest

@@ -1,12 +1,18 @@
-// Package logs owns .spcstr/logs/*.json: one JSON array per event type, at
-// rest always a valid array, appended in constant time whatever its size.
+// Package logs owns .spcstr/logs/*.json: which files are logs and what
+// they are called (Kind, Name, Classify), how an entry is appended, and
+// how logs are read. Each log is one JSON array, at rest always valid,
+// appended in constant time whatever its size.
 //
 // Format: "[\n" + one entry per line, lines joined by ",\n" + "\n]\n". An
 // append takes the log's lock, overwrites the closing bracket with
 // ",\n<entry>\n]\n", and never reads or rewrites the array. A tail torn by a
 // crash is repaired on the next append (the partial line is cut off and kept
 // in repairs.json); a file that is not a log at all is set aside, never
-// overwritten. Readers tolerate a torn tail.
+// overwritten. A log over its size limit is rotated to <name>.<n>.json.
+//
+// Readers tolerate a torn tail: Stream and Scan read a whole log, Tail
+// follows one from an offset, TailWindow reads the end of one and Backward
+// searches one from its end. docs/logs.md describes the format.
 package logs
 
 import (
@@ -34,9 +40,6 @@ type Options struct {
 	NoRepairLog bool
 }
 
-// RepairsName is the log that keeps the bytes cut off torn tails.
-const RepairsName = "repairs"
-
 // Append adds one entry (a single JSON value with no raw newlines: use
 // json.Marshal or json.Compact) to the log at path.
 func Append(ctx context.Context, path string, entry []byte, opt Options) error {
@@ -58,7 +61,7 @@ func Append(ctx context.Context, path string, entry []byte, opt Options) error {
 			"file":      filepath.Base(path),
 			"dropped":   strings.ToValidUTF8(string(repaired), "\uFFFD"),
 		})
-		_ = Append(ctx, filepath.Join(filepath.Dir(path), RepairsName+".json"), rec, Options{NoRepairLog: true})
+		_ = Append(ctx, filepath.Join(filepath.Dir(path), Name(Repairs, "")+Ext), rec, Options{NoRepairLog: true})
 	}
 	return nil
 }
@@ -312,9 +315,9 @@ func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\r' || b == '\
 
 // rotate moves a full log to the first free <name>.<n>.json.
 func rotate(path string) error {
-	base := strings.TrimSuffix(path, ".json")
+	base := strings.TrimSuffix(path, Ext)
 	for n := 1; n < 100000; n++ {
-		target := fmt.Sprintf("%s.%d.json", base, n)
+		target := segmentName(base, n)
 		if _, err := os.Lstat(target); errors.Is(err, os.ErrNotExist) {
 			if err := os.Rename(path, target); err != nil {
 				return fmt.Errorf("rotate log: %w", err)

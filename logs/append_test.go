@@ -309,7 +309,7 @@ func TestRotation(t *testing.T) {
 
 func TestRepairsLogHasNoRepairLog(t *testing.T) {
 	dir := t.TempDir()
-	p := filepath.Join(dir, RepairsName+".json")
+	p := filepath.Join(dir, Name(Repairs, "")+Ext)
 	if err := os.WriteFile(p, []byte("[\n{\"a\":1},\n{\"torn"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultCap is the default size above which a payload field is cut
-// (../shared/SPEC.md §4).
+// (docs/logs.md).
 const DefaultCap = 64 << 10
 
 // Entry is one line of an event log.

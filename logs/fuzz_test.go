@@ -86,7 +86,7 @@ func FuzzLogRepair(f *testing.F) {
 				t.Fatalf("entry %d changed or lost\ndamaged: %q\nresult: %q", i, tail(damaged), tail(out))
 			}
 		}
-		if rep, err := os.ReadFile(filepath.Join(dir, RepairsName+".json")); err == nil && !json.Valid(rep) {
+		if rep, err := os.ReadFile(filepath.Join(dir, Name(Repairs, "")+Ext)); err == nil && !json.Valid(rep) {
 			t.Fatalf("repairs.json does not parse: %q", rep)
 		}
 	})

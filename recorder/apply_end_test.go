@@ -10,7 +10,7 @@ import (
 // its SubagentStop: SessionEnd closes it as stopped, and leaves completed
 // agents alone.
 func TestSessionEndStopsRunningAgents(t *testing.T) {
-	s := play(t, "/p", 1<<16,
+	s := play(t, "/p",
 		pre("Agent", "t1", agentIn("tester", "run tests", true)),
 		post("Agent", "t1", agentIn("tester", "run tests", true), agentAsync("a1")),
 		subStart("a1", "tester"),
@@ -30,21 +30,6 @@ func TestSessionEndStopsRunningAgents(t *testing.T) {
 		}
 		if a.Running() || a.Status != want {
 			t.Errorf("agent %s: running %v status %q, want %q", a.AgentID, a.Running(), a.Status, want)
-		}
-	}
-}
-
-func TestEventLogName(t *testing.T) {
-	for in, want := range map[string]string{
-		"PreToolUse":    "pre_tool_use",
-		"session_start": "session_start",
-		"Decisions":     "event_decisions",
-		"rejected":      "event_rejected",
-		"Repairs":       "event_repairs",
-		"FutureEvent":   "future_event",
-	} {
-		if got := EventLogName(in); got != want {
-			t.Errorf("EventLogName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

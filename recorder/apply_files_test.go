@@ -18,14 +18,14 @@ func applyPayloads(t *testing.T, root string, payloads ...string) *state.Session
 		if err != nil {
 			t.Fatalf("payload %d: %v", i, err)
 		}
-		a := &applier{ev: ev, name: ev.Name(""), now: time.Unix(int64(i+1), 0).UTC(), root: root, promptCap: 1 << 16}
+		a := &applier{ev: ev, name: ev.Name(""), now: time.Unix(int64(i+1), 0).UTC(), root: root}
 		a.apply(s)
 	}
 	return s
 }
 
 // A file created and then changed in one session is both new and edited
-// (SPEC §3: Edit is edited; a Write that does not create is edited), as the
+// (docs/state.md: Edit is edited; a Write that does not create is edited), as the
 // real client's basic and cwd scenarios do (e2e).
 func TestFilesCreatedThenEdited(t *testing.T) {
 	s := applyPayloads(t, "/p",

@@ -16,7 +16,7 @@ const root = "/home/u/proj"
 
 // play applies payloads in order to a new session, one second apart, the
 // way the recorder does (apply.go only: no files).
-func play(t *testing.T, root string, promptCap int, payloads ...string) *state.Session {
+func play(t *testing.T, root string, payloads ...string) *state.Session {
 	t.Helper()
 	s := state.New("sess", root, t0)
 	for i, p := range payloads {
@@ -28,7 +28,7 @@ func play(t *testing.T, root string, promptCap int, payloads ...string) *state.S
 		if name == "" {
 			t.Fatalf("payload %d has no event name: %s", i, p)
 		}
-		a := &applier{ev: ev, name: name, now: t0.Add(time.Duration(i+1) * time.Second), root: root, promptCap: promptCap}
+		a := &applier{ev: ev, name: name, now: t0.Add(time.Duration(i+1) * time.Second), root: root}
 		a.apply(s)
 	}
 	return s
@@ -100,7 +100,7 @@ func TestApplySessionStartNeverWipes(t *testing.T) {
 	}
 	for _, src := range []string{"resume", "clear", "compact", "startup", ""} {
 		t.Run("source "+src, func(t *testing.T) {
-			s := play(t, root, 1<<16, append(history, start(src))...)
+			s := play(t, root, append(history, start(src))...)
 			wantSrc := src
 			if wantSrc == "" {
 				wantSrc = "startup"
@@ -126,7 +126,7 @@ func TestApplySessionStartNeverWipes(t *testing.T) {
 }
 
 func TestApplyCompactKeepsStatus(t *testing.T) {
-	s := play(t, root, 1<<16, start("startup"), prompt("go"),
+	s := play(t, root, start("startup"), prompt("go"),
 		`{"hook_event_name":"PreCompact","session_id":"sess","trigger":"auto","custom_instructions":null}`,
 		start("compact"))
 	if s.Status != state.StatusWorking || s.Compactions != 1 {
@@ -177,7 +177,7 @@ func TestApplyFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := play(t, tt.root, 1<<16, tt.events...)
+			s := play(t, tt.root, tt.events...)
 			if got := files(s.Files.New); got != tt.newF {
 				t.Errorf("new = %q, want %q", got, tt.newF)
 			}
@@ -192,7 +192,7 @@ func TestApplyFiles(t *testing.T) {
 }
 
 func TestApplyToolsCountedOnce(t *testing.T) {
-	s := play(t, root, 1<<16,
+	s := play(t, root,
 		pre("Bash", "1", `{"command":"ls"}`), post("Bash", "1", `{"command":"ls"}`, `{"stdout":"","stderr":""}`),
 		pre("Bash", "2", `{"command":"false"}`), fail("Bash", "2", `{"command":"false"}`, "Exit code 1"),
 		pre("Read", "3", file(root+"/a")), // denied: no Post
@@ -238,7 +238,7 @@ func TestApplyErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := play(t, root, 1<<16, tt.events...)
+			s := play(t, root, tt.events...)
 			if len(s.Errors) != 1 {
 				t.Fatalf("errors = %+v", s.Errors)
 			}
@@ -252,7 +252,7 @@ func TestApplyErrors(t *testing.T) {
 		})
 	}
 	// Not errors: stderr output, interrupted flag, successful responses.
-	s := play(t, root, 1<<16,
+	s := play(t, root,
 		post("Bash", "1", `{}`, `{"stdout":"","stderr":"warning: deprecated","interrupted":false}`),
 		post("Skill", "2", `{}`, `{"success":true,"commandName":"x"}`),
 		post("Write", "3", file(root+"/x"), `{"type":"create","filePath":"x","content":"Error: this is file content"}`),
@@ -261,7 +261,7 @@ func TestApplyErrors(t *testing.T) {
 		t.Errorf("false errors: %+v", s.Errors)
 	}
 	// Long error text is bounded.
-	s = play(t, root, 1<<16, fail("Bash", "1", `{}`, strings.Repeat("e", 100_000)))
+	s = play(t, root, fail("Bash", "1", `{}`, strings.Repeat("e", 100_000)))
 	if len(s.Errors[0].Message) > maxErrorText {
 		t.Errorf("error text %d bytes", len(s.Errors[0].Message))
 	}
@@ -273,7 +273,7 @@ func TestApplyForegroundAgent(t *testing.T) {
 	for _, tool := range []string{"Agent", "Task"} {
 		t.Run(tool, func(t *testing.T) {
 			in := agentIn("reviewer", "Review README", false)
-			s := play(t, root, 1<<16,
+			s := play(t, root,
 				prompt("review it"),
 				pre(tool, "tu1", in),
 				subStart("a1", "reviewer"),
@@ -303,7 +303,7 @@ func TestApplyForegroundAgent(t *testing.T) {
 			if s.Status != state.StatusWorking {
 				t.Errorf("status = %q", s.Status)
 			}
-			s2 := play(t, root, 1<<16,
+			s2 := play(t, root,
 				prompt("review it"), pre(tool, "tu1", in), subStart("a1", "reviewer"),
 				subStop("a1", "reviewer", "REVIEW_APPROVED"),
 				post(tool, "tu1", in, agentDone("a1", "reviewer", "Verdict: REVIEW_REJECTED")),
@@ -325,7 +325,7 @@ func TestApplyForegroundAgent(t *testing.T) {
 // Claude Code 1.0.x: Task without agent ids anywhere.
 func TestApplyLegacyTask(t *testing.T) {
 	in := agentIn("general-purpose", "Survey", false)
-	s := play(t, root, 1<<16,
+	s := play(t, root,
 		pre("Task", "", in),
 		`{"hook_event_name":"SubagentStop","session_id":"sess","stop_hook_active":false}`,
 		post("Task", "", in, `{"content":[{"type":"text","text":"done"}],"totalDurationMs":900,"totalTokens":50,"totalToolUseCount":1}`),
@@ -342,7 +342,7 @@ func TestApplyBackgroundAgent(t *testing.T) {
 		{"Agent", agentIn("builder", "Build (background by default)", false)},
 	} {
 		t.Run(tc.tool+" "+tc.in, func(t *testing.T) {
-			s := play(t, root, 1<<16,
+			s := play(t, root,
 				prompt("build in the background"),
 				pre(tc.tool, "tu1", tc.in),
 				subStart("bg1", "builder"),
@@ -357,7 +357,7 @@ func TestApplyBackgroundAgent(t *testing.T) {
 			if s.Status != state.StatusWaiting {
 				t.Errorf("status = %q", s.Status)
 			}
-			s = play(t, root, 1<<16,
+			s = play(t, root,
 				prompt("build in the background"),
 				pre(tc.tool, "tu1", tc.in),
 				subStart("bg1", "builder"),
@@ -381,7 +381,7 @@ func TestApplyBackgroundAgent(t *testing.T) {
 }
 
 func TestApplyInternalHelperSubagentStop(t *testing.T) {
-	s := play(t, root, 1<<16,
+	s := play(t, root,
 		prompt("x"),
 		subStop("helper1", "", "summary of the conversation"),
 		`{"hook_event_name":"SubagentStop","session_id":"sess","agent_id":"helper2","stop_hook_active":false}`,
@@ -391,7 +391,7 @@ func TestApplyInternalHelperSubagentStop(t *testing.T) {
 	}
 	// A helper finishing while a real agent runs leaves the agent alone.
 	in := agentIn("reviewer", "r", false)
-	s = play(t, root, 1<<16, pre("Agent", "tu1", in), subStart("a1", "reviewer"), subStop("h", "", "recap"))
+	s = play(t, root, pre("Agent", "tu1", in), subStart("a1", "reviewer"), subStop("h", "", "recap"))
 	if len(s.AgentsHistory) != 1 || !s.AgentsHistory[0].Running() || s.AgentsHistory[0].AgentID != "a1" {
 		t.Errorf("real agent disturbed: %+v", s.AgentsHistory)
 	}
@@ -401,7 +401,7 @@ func TestApplyAgentPairing(t *testing.T) {
 	in := agentIn("Explore", "e", false)
 	// Two parallel agents of one type: SubagentStart pairs by order, the
 	// responses (authoritative) cross them; each ends with its own id.
-	s := play(t, root, 1<<16,
+	s := play(t, root,
 		pre("Agent", "tu1", in), pre("Agent", "tu2", in),
 		subStart("x1", "Explore"), subStart("x2", "Explore"),
 		inAgent(post("Read", "r", file(root+"/a"), `{}`), "x2", "Explore"),
@@ -420,27 +420,27 @@ func TestApplyAgentPairing(t *testing.T) {
 		t.Errorf("ids not taken from the responses: %q %q", s.AgentsHistory[0].AgentID, s.AgentsHistory[1].AgentID)
 	}
 	// A subagent spawned without a visible Agent call (by another subagent).
-	s = play(t, root, 1<<16, subStart("n1", "researcher"), inAgent(post("Read", "r", file(root+"/z"), `{}`), "n1", "researcher"), subStop("n1", "researcher", ""))
+	s = play(t, root, subStart("n1", "researcher"), inAgent(post("Read", "r", file(root+"/z"), `{}`), "n1", "researcher"), subStop("n1", "researcher", ""))
 	if len(s.AgentsHistory) != 1 || s.AgentsHistory[0].Running() || s.AgentsHistory[0].ToolsUsed["Read"] != 1 {
 		t.Errorf("nested agent: %+v", s.AgentsHistory)
 	}
 	// PostToolUse without a PreToolUse (hook registered late): recorded then.
-	s = play(t, root, 1<<16, `{"hook_event_name":"PostToolUse","session_id":"sess","tool_name":"Agent","tool_use_id":"tu9","duration_ms":3000,"tool_input":`+in+`,"tool_response":`+agentDone("z", "Explore", "ok")+`}`)
+	s = play(t, root, `{"hook_event_name":"PostToolUse","session_id":"sess","tool_name":"Agent","tool_use_id":"tu9","duration_ms":3000,"tool_input":`+in+`,"tool_response":`+agentDone("z", "Explore", "ok")+`}`)
 	if len(s.AgentsHistory) != 1 || s.AgentsHistory[0].Running() || !s.AgentsHistory[0].StartedAt.Equal(t0.Add(-2*time.Second)) {
 		t.Errorf("late agent: %+v", s.AgentsHistory)
 	}
 	// A failed Agent call.
-	s = play(t, root, 1<<16, pre("Agent", "tu1", in), fail("Agent", "tu1", in, "agent crashed"))
+	s = play(t, root, pre("Agent", "tu1", in), fail("Agent", "tu1", in, "agent crashed"))
 	if a := s.AgentsHistory[0]; a.Running() || a.Status != state.AgentFailed || len(s.Agents) != 0 {
 		t.Errorf("failed agent: %+v", a)
 	}
 	// A foreground agent whose PostToolUse never came is done at Stop.
-	s = play(t, root, 1<<16, pre("Agent", "tu1", in), subStart("f1", "Explore"), stop)
+	s = play(t, root, pre("Agent", "tu1", in), subStart("f1", "Explore"), stop)
 	if a := s.AgentsHistory[0]; a.Running() {
 		t.Errorf("foreground agent running after Stop: %+v", a)
 	}
 	// The same PreToolUse twice (retried hook) records one agent.
-	s = play(t, root, 1<<16, pre("Agent", "tu1", in), pre("Agent", "tu1", in))
+	s = play(t, root, pre("Agent", "tu1", in), pre("Agent", "tu1", in))
 	if len(s.AgentsHistory) != 1 {
 		t.Errorf("duplicate PreToolUse: %+v", s.AgentsHistory)
 	}
@@ -477,7 +477,7 @@ func TestApplyStatus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := play(t, root, 1<<16, tt.events...)
+			s := play(t, root, tt.events...)
 			if s.Status != tt.status || s.SessionActive != tt.active || s.EndReason != tt.reason {
 				t.Errorf("status %q active %v reason %q, want %q %v %q", s.Status, s.SessionActive, s.EndReason, tt.status, tt.active, tt.reason)
 			}
@@ -486,10 +486,10 @@ func TestApplyStatus(t *testing.T) {
 }
 
 func TestApplyPromptsAndNotifications(t *testing.T) {
-	s := play(t, root, 10,
+	s := play(t, root,
 		prompt("short"),
 		prompt("  <task-notification><task-id>x</task-id></task-notification>"),
-		prompt(strings.Repeat("é", 20)),
+		prompt(strings.Repeat("é", state.PromptPreviewBytes)),
 		`{"hook_event_name":"UserPromptSubmit","session_id":"sess","prompt":"with id","prompt_id":"p-1"}`,
 		`{"hook_event_name":"Notification","session_id":"sess","message":"`+strings.Repeat("m", 10_000)+`","notification_type":"idle_prompt","title":"T"}`,
 	)
@@ -502,8 +502,8 @@ func TestApplyPromptsAndNotifications(t *testing.T) {
 	if s.Prompts[1].Kind != state.PromptKindTaskNotification {
 		t.Errorf("task notification kind: %+v", s.Prompts[1])
 	}
-	if p := s.Prompts[2]; !p.Truncated || len(p.Prompt) > 10 || p.Prompt != strings.Repeat("é", 5) {
-		t.Errorf("capped prompt = %+v", p)
+	if p := s.Prompts[2]; !p.Truncated || len(p.Prompt) > state.PromptPreviewBytes || p.Prompt != strings.Repeat("é", state.PromptPreviewBytes/2) {
+		t.Errorf("prompt preview = %+v", p)
 	}
 	if s.Prompts[3].PromptID != "p-1" {
 		t.Errorf("prompt id: %+v", s.Prompts[3])
@@ -515,7 +515,7 @@ func TestApplyPromptsAndNotifications(t *testing.T) {
 }
 
 func TestApplyTodosAndTasks(t *testing.T) {
-	s := play(t, root, 1<<16,
+	s := play(t, root,
 		post("TodoWrite", "1", `{"todos":[{"content":"a","status":"pending","activeForm":"Doing a"},{"content":"b","status":"pending"}]}`, `{}`),
 		post("TodoWrite", "2", `{"todos":[{"content":"a","status":"completed"},{"content":"b","status":"in_progress"}]}`, `{}`),
 		`{"hook_event_name":"TaskCreated","session_id":"sess","task_id":"1","task_subject":"Write tests","task_description":"all of them"}`,
@@ -540,7 +540,7 @@ func TestApplyTodosAndTasks(t *testing.T) {
 }
 
 func TestApplySessionFields(t *testing.T) {
-	s := play(t, root, 1<<16,
+	s := play(t, root,
 		`{"hook_event_name":"SessionStart","session_id":"sess","source":"startup","cwd":"/home/u/proj","transcript_path":"/t.jsonl","model":"claude-sonnet-4-6","permission_mode":"default"}`,
 		`{"hook_event_name":"UserPromptSubmit","session_id":"sess","prompt":"x","cwd":"/home/u/proj/sub","permission_mode":"plan"}`,
 		`{"hook_event_name":"CwdChanged","session_id":"sess","old_cwd":"/home/u/proj/sub","new_cwd":"/home/u/proj/other"}`,

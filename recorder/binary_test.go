@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dylan-gluck/spcstr/logs"
 )
 
 func readPayload(p *project, id, tool, toolUseID, path string, respBytes int) []byte {
@@ -182,7 +184,7 @@ func TestHostileInput(t *testing.T) {
 	if strings.Join(ids, ",") != good {
 		t.Errorf("session folders: %v", ids)
 	}
-	if n := len(p.log(RejectedLog)); n != wantRejected {
+	if n := len(p.log(logs.Name(logs.Rejected, ""))); n != wantRejected {
 		t.Errorf("rejected.json has %d entries, want %d", n, wantRejected)
 	}
 	// The valid events around the hostile ones are recorded.
@@ -204,7 +206,7 @@ func TestHostileInput(t *testing.T) {
 	if fi, err := os.Stat(p.layout().LogPath("user_prompt_submit")); err != nil || fi.Size() > 100<<10 {
 		t.Errorf("user_prompt_submit.json size: %v", fi)
 	}
-	if fi, err := os.Stat(p.layout().LogPath(RejectedLog)); err != nil || fi.Size() > 200<<10 {
+	if fi, err := os.Stat(p.layout().LogPath(logs.Name(logs.Rejected, ""))); err != nil || fi.Size() > 200<<10 {
 		t.Errorf("rejected.json size: %v", fi)
 	}
 	checkProject(t, p)

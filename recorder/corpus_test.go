@@ -14,9 +14,10 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/testshared"
+	"github.com/dylan-gluck/spcstr/logs"
 )
 
-// corpusItem is one hook invocation captured in ../shared/corpus.
+// corpusItem is one hook invocation captured in the captured payload corpus ($SPCSTR_SHARED/corpus).
 type corpusItem struct {
 	file    string
 	index   int
@@ -163,7 +164,7 @@ func countLogged(t testing.TB, p *project) (logged, rejected int) {
 	for _, lp := range paths {
 		n := len(logEntries(t, lp))
 		switch filepath.Base(lp) {
-		case RejectedLog + ".json":
+		case logs.Name(logs.Rejected, "") + logs.Ext:
 			rejected += n
 		case "decisions.json", "repairs.json":
 		default:
@@ -191,7 +192,7 @@ func checkProject(t testing.TB, p *project) {
 	}
 }
 
-// TestCorpus feeds every payload of ../shared/corpus to the recorder: each
+// TestCorpus feeds every payload of the captured payload corpus ($SPCSTR_SHARED/corpus) to the recorder: each
 // exits 0 and is either logged or in rejected.json.
 func TestCorpus(t *testing.T) {
 	items := loadCorpus(t)
@@ -249,7 +250,7 @@ func TestCorpus(t *testing.T) {
 		logged += l
 		rejected += r
 		checkProject(t, p)
-		for _, e := range p.log(RejectedLog) {
+		for _, e := range p.log(logs.Name(logs.Rejected, "")) {
 			reasons[fmt.Sprint(e["reason"])]++
 		}
 	}

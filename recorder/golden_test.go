@@ -17,7 +17,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
-// capture is one line of a harness capture (../shared/harness/captures):
+// capture is one line of a harness capture ($SPCSTR_SHARED/harness/captures):
 // what real Claude Code sent to a hook.
 type capture struct {
 	Event      string          `json:"event"`
@@ -109,9 +109,11 @@ func TestGoldenCaptures(t *testing.T) {
 	}
 }
 
-// replay feeds the captured payloads, in order, to a fresh project that
-// stands where the capture's project was, and returns the golden document.
-func replay(t *testing.T, name string, caps []capture) []byte {
+// feed plays the captured payloads, in order, into a fresh project that
+// stands where the capture's project was, calling answer with each
+// output. It returns the project and the temporary folder standing for
+// the capture's.
+func feed(t *testing.T, caps []capture, answer func(out string)) (*project, string) {
 	t.Helper()
 	p := newProject(t)
 	// The capture ran in /tmp/cc-harness/<name>/project: point every path
@@ -127,15 +129,25 @@ func replay(t *testing.T, name string, caps []capture) []byte {
 	if pid, ok := caps[0].Env["CLAUDE_PID"].(string); ok {
 		p.env["CLAUDE_PID"] = pid
 	}
-	g := golden{Capture: name, Answers: []string{}, Logs: map[string]logSummary{}, States: map[string]*state.Session{}}
 	for _, c := range caps {
 		payload := bytes.ReplaceAll(c.Payload, []byte(base), []byte(tmp))
 		out, _ := p.run(payload, "")
+		answer(out)
+	}
+	return p, tmp
+}
+
+// replay feeds the captured payloads, in order, to a fresh project that
+// stands where the capture's project was, and returns the golden document.
+func replay(t *testing.T, name string, caps []capture) []byte {
+	t.Helper()
+	g := golden{Capture: name, Answers: []string{}, Logs: map[string]logSummary{}, States: map[string]*state.Session{}}
+	p, tmp := feed(t, caps, func(out string) {
 		g.Payloads++
 		if out != "" {
 			g.Answers = append(g.Answers, strings.TrimSpace(out))
 		}
-	}
+	})
 	for _, f := range tree(t, p.layout().Dir()) {
 		if base := filepath.Base(f); strings.HasPrefix(base, ".") && strings.HasSuffix(base, ".lock") {
 			continue // lock files: one beside each file, not interesting

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/registry"
+	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -83,7 +84,7 @@ func TestRunRejects(t *testing.T) {
 			if !strings.Contains(errOut, "rejected") {
 				t.Errorf("stderr %q", errOut)
 			}
-			rej := p.log(RejectedLog)
+			rej := p.log(logs.Name(logs.Rejected, ""))
 			if len(rej) != 1 || !strings.Contains(fmt.Sprint(rej[0]["reason"]), tt.reason) {
 				t.Fatalf("rejected.json = %v, want reason %q", rej, tt.reason)
 			}

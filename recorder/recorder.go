@@ -3,7 +3,7 @@
 // log, asks the gates (requirements, feedback loop, strategies) whether to
 // answer, and prints at most one JSON answer. It fails open: whatever goes
 // wrong inside spcstr, the hook exits 0 and the user's session goes on
-// (../shared/SPEC.md §8).
+// (docs/answers.md).
 package recorder
 
 import (
@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -182,8 +181,9 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 		created bool
 	)
 	repo, inRepo := gitrepo.Find(r.layout.Root)
-	ap := &applier{ev: ev, name: r.name, now: r.now, root: r.layout.Root, promptCap: r.cfg.Logs.MaxPayloadBytes}
-	_, err := r.layout.Update(ctx, ev.SessionID, r.now, func(s *state.Session, fresh bool) error {
+	ap := &applier{ev: ev, name: r.name, now: r.now, root: r.layout.Root}
+	opt := state.UpdateOptions{Keep: r.cfg.State.Keep, Lazy: state.AllSections &^ sectionsFor(r.name, ev)}
+	_, err := r.layout.Update(ctx, ev.SessionID, r.now, opt, func(s *state.Session, fresh bool) error {
 		created = fresh
 		if inRepo {
 			if b := repo.Branch(); b != "" {
@@ -207,145 +207,30 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 	return answer, records, created
 }
 
-// runGates asks every gate about the event, applies the Stop-block guard
-// and dry-run, and merges the verdicts into one answer.
+// runGates asks gate for the one answer to the event, then applies what
+// that answer means for the session's state.
 func (r *run) runGates(ctx context.Context, s *state.Session) (*hookio.Answer, []gate.Record) {
 	gates := r.opt.Gates(gate.Setup{Layout: r.layout, Config: r.cfg, Getenv: r.opt.Getenv})
 	if len(gates) == 0 {
 		return &hookio.Answer{}, nil
 	}
-	dry := r.cfg.DryRun || r.opt.Getenv("SPCSTR_DRY_RUN") == "1"
+	if readsHistory(gates) {
+		if err := s.Decode(state.AllSections); err != nil {
+			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
+		}
+	}
 	in := &gate.Input{Event: r.ev, Name: r.name, Session: s, Layout: r.layout, Now: r.now, Getenv: r.opt.Getenv}
-	reqID := requestID()
-	var all []gate.Verdict
-	var records []gate.Record
-	for _, g := range gates {
-		// Durations use the injected clock too: mixing it with the wall
-		// clock gives nonsense under a fixed clock (tests, replays).
-		t0 := r.opt.Now()
-		verdicts, err := evaluate(ctx, g, in)
-		dur := float64(r.opt.Now().Sub(t0).Microseconds()) / 1000
-		if err != nil {
-			msg := fmt.Sprintf("%s failed: %v", g.Name(), err)
-			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: msg})
-			fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s\n", msg)
-			rec := gate.Record{Source: g.Name(), Decision: gate.Allow, Reason: "gate error, failing open", Error: err.Error()}
-			if g.FailClosed() && gate.CanBlock(r.name) {
-				dec := gate.Block
-				if r.name == hookio.PreToolUse {
-					dec = gate.Deny
-				}
-				verdicts = []gate.Verdict{{Source: g.Name(), Decision: dec, Reason: "gate error, fail_mode closed",
-					Message: fmt.Sprintf("spcstr: %s could not decide (%v) and its fail_mode is closed.", g.Name(), err)}}
-				rec.Decision, rec.Reason = dec, "gate error, fail_mode closed"
-			}
-			rec.DurationMS = dur
-			records = append(records, rec)
-		}
-		if dry {
-			for i := range verdicts {
-				verdicts[i].DryRun = true
-			}
-		}
-		verdicts = r.guardStops(s, g.Name(), verdicts)
-		for _, v := range verdicts {
-			if v.Decision != "" && err == nil {
-				src := v.Source
-				if src == "" {
-					src = g.Name() // a verdict speaks for its gate unless it names a strategy
-				}
-				records = append(records, gate.Record{Source: src, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur, DryRun: v.DryRun})
-			}
-		}
-		all = append(all, verdicts...)
+	res := gate.Run(ctx, gates, in, gate.Policy{DryRun: r.cfg.DryRun, Clock: r.opt.Now})
+	for _, msg := range res.Failures {
+		fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s\n", msg)
 	}
-	for i := range records {
-		records[i].RequestID, records[i].SessionID, records[i].Timestamp = reqID, s.SessionID, r.now
-		records[i].Hook = r.name
-		records[i].DryRun = records[i].DryRun || dry
-		if records[i].Source == "" {
-			records[i].Source = "unknown"
-		}
-	}
-	// Dry-run (global, or a verdict's own): log everything, enforce
-	// nothing: keep context and messages, drop the decision.
-	for i := range all {
-		if all[i].DryRun && (all[i].Decision == gate.Deny || all[i].Decision == gate.Block) {
-			all[i].Decision = ""
-		}
-	}
-	answer := gate.Merge(r.name, all)
+	answer := res.Answer
 	if r.name == hookio.PreToolUse && answer.HookSpecificOutput != nil &&
 		answer.HookSpecificOutput.PermissionDecision == hookio.PermissionDeny && hookio.IsSubagentTool(r.ev.ToolName) {
 		// The call will not run: it spawns no agent.
 		dropAgentCall(s, r.ev.ToolUseID)
 	}
-	return answer, records
-}
-
-// evaluate runs one gate, turning a panic into an error so one broken gate
-// cannot take the hook down.
-func evaluate(ctx context.Context, g gate.Gate, in *gate.Input) (v []gate.Verdict, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v", p)
-		}
-	}()
-	return g.Evaluate(ctx, in)
-}
-
-// maxStopBlocks is how many Stops in a row a gate may block without progress
-// (../shared/SPEC.md §8).
-const maxStopBlocks = 3
-
-// guardStops lets a Stop through (with a message saying what is unmet) once
-// a gate has blocked maxStopBlocks Stops in a row without any tool call in
-// between. Progress, or a Stop the gate allows, resets its count.
-func (r *run) guardStops(s *state.Session, source string, verdicts []gate.Verdict) []gate.Verdict {
-	if r.name != hookio.Stop && r.name != hookio.SubagentStop {
-		return verdicts
-	}
-	key := source + "/" + r.name
-	gs := s.Gates[key]
-	tools := s.ToolCalls()
-	blocking := false
-	for _, v := range verdicts {
-		if v.Decision == gate.Block && !v.DryRun {
-			blocking = true // a dry-run block is not enforced, so not counted
-		}
-	}
-	if s.Gates == nil {
-		s.Gates = map[string]state.GateState{}
-	}
-	if !blocking {
-		if gs.StopBlocks != 0 {
-			delete(s.Gates, key)
-		}
-		return verdicts
-	}
-	if tools > gs.ToolsAtBlock {
-		gs.StopBlocks = 0
-	}
-	if gs.StopBlocks >= maxStopBlocks {
-		out := make([]gate.Verdict, 0, len(verdicts))
-		for _, v := range verdicts {
-			if v.Decision == gate.Block && !v.DryRun {
-				v.Decision = gate.Allow
-				v.Escalated = true
-				v.Reason = "escalated:" + v.Reason
-				v.SystemMessage = fmt.Sprintf("spcstr: %s blocked %d stops in a row without progress, so this stop is allowed. Still unmet:\n%s",
-					source, maxStopBlocks, v.Message)
-			}
-			out = append(out, v)
-		}
-		gs.ToolsAtBlock = tools
-		s.Gates[key] = gs
-		return out
-	}
-	gs.StopBlocks++
-	gs.ToolsAtBlock = tools
-	s.Gates[key] = gs
-	return verdicts
+	return answer, res.Records
 }
 
 func dropAgentCall(s *state.Session, toolUseID string) {
@@ -418,14 +303,14 @@ func (r *run) appendLog(ctx context.Context, answer []byte, decisions int) {
 		r.fail("encode log entry: %v", err)
 		return
 	}
-	path := r.layout.LogPath(EventLogName(r.name))
+	path := r.layout.LogPath(logs.Name(logs.Events, r.name))
 	if err := logs.Append(ctx, path, data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes}); err != nil {
 		r.fail("append %s: %v", path, err)
 	}
 }
 
 func (r *run) appendDecisions(ctx context.Context, records []gate.Record) {
-	path := r.layout.LogPath(gate.DecisionsLog)
+	path := r.layout.LogPath(logs.Name(logs.Decisions, ""))
 	for _, rec := range records {
 		data, err := json.Marshal(rec)
 		if err != nil {
@@ -436,21 +321,6 @@ func (r *run) appendDecisions(ctx context.Context, records []gate.Record) {
 			return
 		}
 	}
-}
-
-// RejectedLog is the snake_case name of the log of payloads spcstr refused.
-const RejectedLog = "rejected"
-
-// EventLogName is the log name for an event: its snake_case name, except
-// that an (unknown) event named like one of spcstr's own logs (decisions,
-// rejected, repairs) is logged as event_<name> so it cannot mix with them.
-func EventLogName(name string) string {
-	snake := hookio.SnakeName(name)
-	switch snake {
-	case gate.DecisionsLog, RejectedLog, logs.RepairsName:
-		return "event_" + snake
-	}
-	return snake
 }
 
 // reject notes an unusable payload in rejected.json and writes nothing else.
@@ -473,17 +343,10 @@ func (r *run) reject(ctx context.Context, reason string) {
 	}
 	data, err := json.Marshal(rec)
 	if err == nil {
-		err = logs.Append(ctx, r.layout.LogPath(RejectedLog), data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes})
+		err = logs.Append(ctx, r.layout.LogPath(logs.Name(logs.Rejected, "")), data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes})
 	}
 	if err != nil {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: could not record rejected payload: %v\n", err)
 	}
 	fmt.Fprintf(r.opt.Stderr, "spcstr hook: payload rejected: %s\n", reason)
-}
-
-// requestID names one hook invocation in decisions.json. math/rand/v2 is
-// seeded from the OS per process; crypto/rand would add its package init to
-// every hook call for no benefit here.
-func requestID() string {
-	return fmt.Sprintf("%016x", rand.Uint64())
 }

@@ -2,8 +2,8 @@
 # harness-setup.sh [HARNESS_SRC [DEST]]
 #
 # Installs the offline Claude Code harness for the end-to-end tests (e2e/):
-# copies HARNESS_SRC (default: ../shared/harness beside this repository, or
-# beside the main checkout when run from a git worktree) to DEST (default: a
+# copies HARNESS_SRC (default: the harness/ folder of the shared test data
+# beside this repository, or beside the main checkout when run from a git worktree) to DEST (default: a
 # fresh /tmp/spcstr-harness.XXXXXX), runs `npm ci` there, checks that the
 # Claude Code binary starts, and prints DEST on stdout (everything else goes
 # to stderr). Use it as:

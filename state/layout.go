@@ -7,13 +7,14 @@ import (
 	"path/filepath"
 
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
+	"github.com/dylan-gluck/spcstr/logs"
 )
 
 // DirName is the name of spcstr's folder in a project.
 const DirName = ".spcstr"
 
 // Layout locates everything spcstr keeps under one project's .spcstr/
-// (../shared/SPEC.md §2). Paths are built only from validated names, so
+// (docs/layout.md). Paths are built only from validated names, so
 // nothing it returns escapes the .spcstr folder.
 type Layout struct {
 	// Root is the project root (the folder holding .spcstr/).
@@ -62,17 +63,23 @@ func (l Layout) FeedbackPath(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(d, "feedback-loop.json"), nil
+	return filepath.Join(d, FeedbackFile), nil
 }
 
-// LogPath returns the log file for a snake_case log name ("pre_tool_use",
-// "decisions", "rejected").
-func (l Layout) LogPath(snake string) string {
-	return filepath.Join(l.LogsDir(), snake+".json")
+// LogPath returns the path of the live log named name, a name given by
+// logs.Name ("pre_tool_use", "decisions", "rejected").
+func (l Layout) LogPath(name string) string {
+	return filepath.Join(l.LogsDir(), name+logs.Ext)
 }
 
-// StateFile is the name of a session's state file.
-const StateFile = "state.json"
+// The files of a session's folder, .spcstr/sessions/<id>/ (docs/layout.md).
+const (
+	// StateFile is the session's state (docs/state.md).
+	StateFile = "state.json"
+	// FeedbackFile is the session's feedback loop, owned by the feedback
+	// loop gate.
+	FeedbackFile = "feedback-loop.json"
+)
 
 // ErrInvalidSessionID is returned for a session id that may not be used in a
 // path.
@@ -109,7 +116,7 @@ func Truncate(s string, n int) string {
 	return s[:n]
 }
 
-// FindRoot picks the project root for a hook payload (../shared/SPEC.md §2):
+// FindRoot picks the project root for a hook payload (docs/layout.md):
 // projectDir ($CLAUDE_PROJECT_DIR) when set; otherwise the nearest ancestor
 // of cwd holding .spcstr/; otherwise the git top level of cwd; otherwise cwd.
 func FindRoot(projectDir, cwd string) string {

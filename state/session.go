@@ -6,9 +6,25 @@ import (
 
 // SchemaVersion is the version of the state.json schema written by this
 // build. Readers accept older versions; fields are only ever added.
-const SchemaVersion = 1
+//
+// Version 2 bounds the file: prompts, errors, notifications and finished
+// agents keep only the latest Keep entries (counted in full by the *_total
+// fields), and a prompt's text is cut to a preview (the whole text is in the
+// user_prompt_submit log). A version 1 file is migrated on its next write.
+const SchemaVersion = 2
 
-// Session statuses (../shared/SPEC.md §3).
+// DefaultKeep is how many prompts, errors, notifications and finished
+// agents state.json keeps when config.yaml does not say (state.keep).
+const DefaultKeep = 100
+
+// Previews: how much of a prompt's or an error's text state.json keeps.
+// The logs keep the payload itself.
+const (
+	PromptPreviewBytes = 500
+	ErrorPreviewBytes  = 1000
+)
+
+// Session statuses (docs/state.md).
 const (
 	StatusWorking    = "working"     // after a prompt or tool event
 	StatusWaiting    = "waiting"     // after Stop: the user has the floor
@@ -16,8 +32,8 @@ const (
 	StatusEnded      = "ended"       // after SessionEnd
 )
 
-// Session is one session's state.json: seed 003's schema field for field,
-// plus the additive fields of ../shared/SPEC.md §3.
+// Session is one session's state.json (docs/state.md): the original
+// session schema field for field, plus spcstr's additive fields.
 type Session struct {
 	Version       int       `json:"version"`
 	SessionID     string    `json:"session_id"`
@@ -43,8 +59,14 @@ type Session struct {
 	Errors        []Error        `json:"errors"`
 	Prompts       []Prompt       `json:"prompts"`
 	Notifications []Notification `json:"notifications"`
-	Todos         []Todo         `json:"todos,omitempty"`
-	Tasks         []Task         `json:"tasks,omitempty"`
+	// Totals count every prompt, error, notification and agent of the
+	// session; the lists above keep only the latest ones.
+	PromptsTotal       int    `json:"prompts_total"`
+	ErrorsTotal        int    `json:"errors_total"`
+	NotificationsTotal int    `json:"notifications_total"`
+	AgentsTotal        int    `json:"agents_total"`
+	Todos              []Todo `json:"todos,omitempty"`
+	Tasks              []Task `json:"tasks,omitempty"`
 
 	Tokens      Tokens  `json:"tokens"`
 	Compactions int     `json:"compactions"`
@@ -63,16 +85,23 @@ type Session struct {
 	Transcript TranscriptCursor `json:"transcript_cursor,omitzero"`
 
 	// Gates holds per-gate bookkeeping the recorder keeps across hooks
-	// (the consecutive Stop-block guard of ../shared/SPEC.md §8).
+	// (the Stop escalation count of gate.Run, docs/answers.md).
 	Gates map[string]GateState `json:"gates,omitempty"`
 
 	// Notes holds one-per-session flags ("warned about invalid config").
 	Notes map[string]bool `json:"notes,omitempty"`
+
+	// dropped counts the entries of each bounded list already cut off
+	// (total − len at load), so that totals stay right whatever the
+	// update appends or removes.
+	dropped [4]int
+	// lz holds the sections an update left encoded.
+	lz lazy
 }
 
 // Agent is one subagent invocation (agents_history entry).
 type Agent struct {
-	// Name is the agent's type as requested (seed 003's field).
+	// Name is the agent's type as requested (the original schema's field).
 	Name        string         `json:"name"`
 	AgentID     string         `json:"agent_id,omitempty"`
 	AgentType   string         `json:"agent_type,omitempty"`

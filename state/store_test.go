@@ -22,7 +22,7 @@ func TestUpdateCreatedFlag(t *testing.T) {
 	ctx := context.Background()
 	var calls []bool
 	for i := 0; i < 3; i++ {
-		s, err := l.Update(ctx, "sess-1", t0.Add(time.Duration(i)*time.Minute), func(s *Session, created bool) error {
+		s, err := l.Update(ctx, "sess-1", t0.Add(time.Duration(i)*time.Minute), UpdateOptions{Keep: 0}, func(s *Session, created bool) error {
 			calls = append(calls, created)
 			s.ToolsUsed["Bash"]++
 			return nil
@@ -49,7 +49,7 @@ func TestUpdateCreatedFlag(t *testing.T) {
 func TestUpdateErrorWritesNothing(t *testing.T) {
 	l := Layout{Root: t.TempDir()}
 	boom := errors.New("boom")
-	_, err := l.Update(context.Background(), "s", t0, func(s *Session, created bool) error { return boom })
+	_, err := l.Update(context.Background(), "s", t0, UpdateOptions{Keep: 0}, func(s *Session, created bool) error { return boom })
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v", err)
 	}
@@ -64,7 +64,7 @@ func TestUpdateInvalidID(t *testing.T) {
 	l := Layout{Root: root}
 	for _, id := range []string{"../escape", "/abs", "a\x00", strings.Repeat("z", 300), ".."} {
 		called := false
-		_, err := l.Update(context.Background(), id, t0, func(*Session, bool) error { called = true; return nil })
+		_, err := l.Update(context.Background(), id, t0, UpdateOptions{Keep: 0}, func(*Session, bool) error { called = true; return nil })
 		if !errors.Is(err, ErrInvalidSessionID) || called {
 			t.Errorf("Update(%q): err=%v called=%v", id, err, called)
 		}
@@ -96,7 +96,7 @@ func TestUpdateCorruptStateSetAside(t *testing.T) {
 				t.Fatal(err)
 			}
 			var created bool
-			s, err := l.Update(context.Background(), "s", t0, func(s *Session, c bool) error {
+			s, err := l.Update(context.Background(), "s", t0, UpdateOptions{Keep: 0}, func(s *Session, c bool) error {
 				created = c
 				s.ToolsUsed["Read"]++
 				return nil
@@ -119,7 +119,7 @@ func TestUpdateCorruptStateSetAside(t *testing.T) {
 				t.Errorf("set-aside file changed: %q", kept)
 			}
 			// The next update reads the new state; nothing more is set aside.
-			s, err = l.Update(context.Background(), "s", t0, func(s *Session, c bool) error {
+			s, err = l.Update(context.Background(), "s", t0, UpdateOptions{Keep: 0}, func(s *Session, c bool) error {
 				if c {
 					t.Error("fresh state reported as created again")
 				}
@@ -153,7 +153,7 @@ func TestUpdateIncompleteState(t *testing.T) {
 			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s, err := l.Update(context.Background(), "s", t0, func(s *Session, created bool) error {
+			s, err := l.Update(context.Background(), "s", t0, UpdateOptions{Keep: 0}, func(s *Session, created bool) error {
 				s.ToolsUsed["Bash"]++ // must not panic on a nil map
 				s.Files.New = append(s.Files.New, "x")
 				s.EventCounts["Stop"]++
@@ -243,7 +243,7 @@ func TestUpdateParallel(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			_, err := l.Update(context.Background(), "par", t0, func(s *Session, created bool) error {
+			_, err := l.Update(context.Background(), "par", t0, UpdateOptions{Keep: 0}, func(s *Session, created bool) error {
 				s.ToolsUsed["Bash"]++
 				s.Files.Read = append(s.Files.Read, filepath.Join("f", string(rune('a'+i%26)), strings.Repeat("x", i)))
 				return nil

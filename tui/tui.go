@@ -97,8 +97,7 @@ func Run(ctx context.Context, opt Options, in io.Reader, out io.Writer) error {
 		popts = append(popts, tea.WithColorProfile(colorprofile.ASCII))
 	}
 	p := tea.NewProgram(m, popts...)
-	final, err := p.Run()
-	_ = final
+	_, err := p.Run()
 	m.shared.close()
 	if err != nil && ctx.Err() != nil {
 		return nil // interrupted: a clean exit

@@ -1,7 +1,7 @@
 // Command floor is the hook-latency benchmark's baseline: the least a hook
 // recorder written in Go can do. It decodes the event on stdin and appends
 // one line to a file, ending with an fsync as spcstr's state write does, so
-// that durability is compared like with like (../shared/SPEC.md §3).
+// that durability is compared like with like (docs/state.md).
 package main
 
 import (

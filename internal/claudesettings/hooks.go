@@ -7,7 +7,7 @@ import (
 )
 
 // noMatcherEvents are the events whose matcher Claude Code ignores
-// (../shared/protocol.md §6.1): a group on them runs for every occurrence
+// (Claude Code's hooks reference): a group on them runs for every occurrence
 // whatever its matcher says.
 var noMatcherEvents = []string{
 	hookio.UserPromptSubmit, hookio.Stop, hookio.PostToolBatch, hookio.TeammateIdle,

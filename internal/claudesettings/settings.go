@@ -146,9 +146,6 @@ func (d *Document) Changed() bool {
 	return d.dirty && !bytes.Equal(d.Bytes(), d.orig)
 }
 
-// Original returns the file's contents as read.
-func (d *Document) Original() []byte { return d.orig }
-
 // Bytes returns the document's current text: the original bytes when
 // nothing changed, else the original with only the changed containers
 // re-laid-out in the file's indentation.

@@ -22,6 +22,8 @@ type Config struct {
 	// DryRun makes every gate log what it would decide and enforce nothing
 	// (same as SPCSTR_DRY_RUN=1).
 	DryRun bool `yaml:"dry_run"`
+	// State bounds each session's state.json.
+	State State `yaml:"state"`
 	// The feedback and strategies sections belong to their packages, which
 	// decode them with Section.
 
@@ -45,10 +47,18 @@ type Logs struct {
 	MaxBytes int64 `yaml:"max_bytes"`
 }
 
+// State configures .spcstr/sessions/<id>/state.json.
+type State struct {
+	// Keep is how many prompts, errors, notifications and finished agents
+	// state.json keeps (default 100; the logs keep them all).
+	Keep int `yaml:"keep"`
+}
+
 // Defaults.
 const (
 	DefaultContextWindow   = 200_000
 	DefaultMaxPayloadBytes = 64 << 10
+	DefaultStateKeep       = 100
 )
 
 // Default returns the configuration used when there is no file.
@@ -56,6 +66,7 @@ func Default() *Config {
 	return &Config{
 		Logs:          Logs{MaxPayloadBytes: DefaultMaxPayloadBytes},
 		ContextWindow: DefaultContextWindow,
+		State:         State{Keep: DefaultStateKeep},
 	}
 }
 
@@ -80,6 +91,9 @@ func Load(path string) (*Config, error) {
 	}
 	if parsed.ContextWindow <= 0 {
 		parsed.ContextWindow = DefaultContextWindow
+	}
+	if parsed.State.Keep <= 0 {
+		parsed.State.Keep = DefaultStateKeep
 	}
 	parsed.Raw, parsed.Path = data, path
 	return parsed, nil

@@ -15,19 +15,19 @@ func TestLoad(t *testing.T) {
 		check   func(t *testing.T, c *Config)
 	}{
 		{name: "missing file gives defaults", check: func(t *testing.T, c *Config) {
-			if c.Logs.MaxPayloadBytes != DefaultMaxPayloadBytes || c.ContextWindow != DefaultContextWindow || c.DryRun || c.Path != "" {
+			if c.Logs.MaxPayloadBytes != DefaultMaxPayloadBytes || c.ContextWindow != DefaultContextWindow || c.DryRun || c.Path != "" || c.State.Keep != DefaultStateKeep {
 				t.Errorf("defaults: %+v", c)
 			}
 		}},
-		{name: "values", file: "logs:\n  max_payload_bytes: 1024\n  max_bytes: 5000\ncontext_window: 1000000\ndry_run: true\n",
+		{name: "values", file: "logs:\n  max_payload_bytes: 1024\n  max_bytes: 5000\ncontext_window: 1000000\ndry_run: true\nstate:\n  keep: 20\n",
 			check: func(t *testing.T, c *Config) {
-				if c.Logs.MaxPayloadBytes != 1024 || c.Logs.MaxBytes != 5000 || c.ContextWindow != 1_000_000 || !c.DryRun {
+				if c.Logs.MaxPayloadBytes != 1024 || c.Logs.MaxBytes != 5000 || c.ContextWindow != 1_000_000 || !c.DryRun || c.State.Keep != 20 {
 					t.Errorf("values not read: %+v", c)
 				}
 			}},
-		{name: "zero or negative limits keep defaults", file: "logs:\n  max_payload_bytes: 0\ncontext_window: -5\n",
+		{name: "zero or negative limits keep defaults", file: "logs:\n  max_payload_bytes: 0\ncontext_window: -5\nstate:\n  keep: -1\n",
 			check: func(t *testing.T, c *Config) {
-				if c.Logs.MaxPayloadBytes != DefaultMaxPayloadBytes || c.ContextWindow != DefaultContextWindow {
+				if c.Logs.MaxPayloadBytes != DefaultMaxPayloadBytes || c.ContextWindow != DefaultContextWindow || c.State.Keep != DefaultStateKeep {
 					t.Errorf("limits: %+v", c)
 				}
 			}},

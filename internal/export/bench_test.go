@@ -26,7 +26,7 @@ import (
 // benchProject is a generated project: one session with n events spread
 // over the event logs, other sessions' events interleaved in the same
 // files, decisions, and a matching state.json. Payload sizes follow the
-// real hook payloads in ../shared/corpus (PreToolUse ~0.6 KB; PostToolUse
+// real hook payloads in the captured payload corpus ($SPCSTR_SHARED/corpus) (PreToolUse ~0.6 KB; PostToolUse
 // median ~2.4 KB with a long tail up to the 64 KiB cap).
 type benchProject struct {
 	layout   state.Layout
@@ -212,7 +212,7 @@ func genProject(tb testing.TB, dir string, n, others int) *benchProject {
 		otherN++
 	}
 	// Decisions: one in five events of each session got one.
-	dw := w(gate.DecisionsLog)
+	dw := w(logs.Name(logs.Decisions, ""))
 	for j := 0; j < (n+others)/5; j++ {
 		sid := p.id
 		if j%3 == 2 {

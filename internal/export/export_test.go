@@ -66,7 +66,7 @@ func (p *project) event(log, id, event string, at time.Time, payload string, out
 func (p *project) decision(r gate.Record) {
 	p.t.Helper()
 	data, _ := json.Marshal(r)
-	if err := logs.Append(context.Background(), p.l.LogPath(gate.DecisionsLog), data, logs.Options{}); err != nil {
+	if err := logs.Append(context.Background(), p.l.LogPath(logs.Name(logs.Decisions, "")), data, logs.Options{}); err != nil {
 		p.t.Fatal(err)
 	}
 }

@@ -24,7 +24,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// capture is one line of a harness capture (../shared/harness: the real
+// capture is one line of a harness capture ($SPCSTR_HARNESS: the real
 // Claude Code CLI run against a mock API; copied to testdata/captures).
 type capture struct {
 	TS         float64         `json:"ts"`

@@ -1,13 +1,12 @@
 package export
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -21,10 +20,6 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-// rejectedLog is recorder.RejectedLog (not imported: the export reads
-// files and needs nothing else of the recorder).
-const rejectedLog = "rejected"
-
 // logFile is one file under .spcstr/logs that the export reads.
 type logFile struct {
 	path      string
@@ -32,8 +27,8 @@ type logFile struct {
 }
 
 // logFiles lists the logs to read: every event log and decisions log,
-// rotated ones (<name>.<n>.json, oldest first) before the current one.
-// rejected.json and repairs.json hold no session's events.
+// rotated segments (oldest first) before the live one. The rejected and
+// repairs logs hold no session's entries.
 func logFiles(l state.Layout) ([]logFile, error) {
 	entries, err := os.ReadDir(l.LogsDir())
 	if err != nil {
@@ -44,37 +39,31 @@ func logFiles(l state.Layout) ([]logFile, error) {
 	}
 	type named struct {
 		logFile
-		base string
-		n    int
+		logs.File
 	}
 	var files []named
 	for _, e := range entries {
-		name := e.Name()
-		if !e.Type().IsRegular() || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") {
-			continue
-		}
-		stem := strings.TrimSuffix(name, ".json")
-		base, n := stem, 1<<30 // the current file sorts after its rotations
-		if i := strings.IndexByte(stem, '.'); i >= 0 {
-			num, err := strconv.Atoi(stem[i+1:])
-			if err != nil {
-				continue
-			}
-			base, n = stem[:i], num
-		}
-		if base == rejectedLog || base == logs.RepairsName {
+		f := logs.Classify(e.Name())
+		if !e.Type().IsRegular() || !f.Kind.Session() {
 			continue
 		}
 		files = append(files, named{
-			logFile: logFile{path: l.LogPath(stem), decisions: base == gate.DecisionsLog},
-			base:    base, n: n,
+			logFile: logFile{path: filepath.Join(l.LogsDir(), e.Name()), decisions: f.Kind == logs.Decisions},
+			File:    f,
 		})
 	}
-	sort.Slice(files, func(i, j int) bool {
-		if files[i].base != files[j].base {
-			return files[i].base < files[j].base
+	// The live log (segment 0) sorts after its rotated segments.
+	order := func(seg int) int {
+		if seg == 0 {
+			return 1 << 30
 		}
-		return files[i].n < files[j].n
+		return seg
+	}
+	sort.Slice(files, func(i, j int) bool {
+		if files[i].Name != files[j].Name {
+			return files[i].Name < files[j].Name
+		}
+		return order(files[i].Segment) < order(files[j].Segment)
 	})
 	out := make([]logFile, len(files))
 	for i, f := range files {
@@ -93,7 +82,6 @@ type tally struct {
 	answers    int
 	truncated  int
 	hookErrors int
-	bytes      int64
 	// parents maps the tool_use_id of an Agent/Task call made inside a
 	// subagent to that subagent's agent_id.
 	parents   map[string]string
@@ -119,7 +107,6 @@ func (t *tally) add(o *tally) {
 	t.answers += o.answers
 	t.truncated += o.truncated
 	t.hookErrors += o.hookErrors
-	t.bytes += o.bytes
 	for k, v := range o.parents {
 		t.parents[k] = v
 	}
@@ -178,86 +165,17 @@ func newScanner(id string) *scanner {
 	return &scanner{id: id, idKey: []byte(`"session_id":"` + id + `"`)}
 }
 
-// errLayout says a log is not in spcstr's one-entry-per-line layout.
-var errLayout = errors.New("not one entry per line")
-
-// file reads one log. It streams the file line by line; a file in another
-// JSON array layout is read again with the general decoder, logs.Scan.
+// file reads one log with logs.Stream.
 func (sc *scanner) file(f logFile) (*tally, error) {
 	sc.t, sc.decs = newTally(), f.decisions
-	err := sc.lines(f.path)
-	if errors.Is(err, errLayout) {
-		sc.t = newTally()
-		err = logs.ScanFile(f.path, func(raw []byte) error {
-			sc.t.bytes += int64(len(raw))
-			sc.entry(raw)
-			return nil
-		})
-	}
+	err := logs.Stream(f.path, func() { sc.t = newTally() }, func(raw []byte) error {
+		sc.entry(raw)
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", f.path, err)
 	}
 	return sc.t, nil
-}
-
-const readBuf = 256 << 10
-
-var bufPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBuf) }}
-
-// lines delivers the entries of a log in spcstr's layout ("[", one entry
-// per line ending in "," except the last, "]"). A last line that is not a
-// complete entry is a torn tail and is skipped, as logs.Scan does.
-func (sc *scanner) lines(path string) error {
-	fh, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		return err
-	}
-	defer fh.Close()
-	br := bufPool.Get().(*bufio.Reader)
-	br.Reset(fh)
-	defer func() { br.Reset(nil); bufPool.Put(br) }()
-	var long []byte // a line longer than the buffer
-	for {
-		line, rerr := br.ReadSlice('\n')
-		if errors.Is(rerr, bufio.ErrBufferFull) {
-			long = append(long, line...)
-			continue
-		}
-		if long != nil {
-			line = append(long, line...)
-			long = long[:0:0]
-		}
-		sc.t.bytes += int64(len(line))
-		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return rerr
-		}
-		last := rerr != nil
-		entry := trimEntry(line)
-		switch {
-		case len(entry) == 0:
-		case entry[0] == '{' && entry[len(entry)-1] == '}':
-			sc.entry(entry)
-		case len(entry) == 1 && (entry[0] == '[' || entry[0] == ']'):
-		case last:
-			// torn tail
-		default:
-			return errLayout
-		}
-		if last {
-			return nil
-		}
-	}
-}
-
-// trimEntry strips the whitespace and the separating comma around one line.
-func trimEntry(b []byte) []byte {
-	b = bytes.TrimSpace(b)
-	b = bytes.TrimSuffix(b, []byte(","))
-	b = bytes.TrimPrefix(b, []byte(","))
-	return bytes.TrimSpace(b)
 }
 
 // mine is the cheap test run on every entry before any decoding: spcstr

@@ -9,7 +9,8 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-// Sources supply the sections that other packages own. cmd wires them;
+// Sources supply the sections that other packages own (DomainSources reads
+// them through those packages; tests substitute their own);
 // a nil func falls back to a look at whether the section's files exist, so
 // that a project without requirements or feedback loop says so plainly.
 type Sources struct {
@@ -23,7 +24,7 @@ type Sources struct {
 }
 
 // requirementConfigs lists the requirement config files of a project, in
-// the cascade's order (../shared/SPEC.md §2): global, project, local.
+// the cascade's order (docs/layout.md): global, project, local.
 func requirementConfigs(root, home string) []string {
 	var paths []string
 	if home != "" {

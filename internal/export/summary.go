@@ -259,8 +259,8 @@ type FeedbackHistItem struct {
 	Note      string    `json:"note"`
 }
 
-// Decisions summarises decisions.json for the session (seed 004's decision
-// summary). A record whose gate failed counts under Errors only.
+// Decisions summarises decisions.json for the session (the decision
+// summary, docs/logs.md). A record whose gate failed counts under Errors only.
 type Decisions struct {
 	Allows   int        `json:"allows"`
 	Blocks   int        `json:"blocks"`

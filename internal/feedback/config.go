@@ -17,7 +17,7 @@ import (
 // Config is the `feedback:` section of .spcstr/config.yaml.
 type Config struct {
 	// Enabled turns the loop on. Off by default: otherwise every user would
-	// be blocked after any edit (../shared/SPEC.md §6).
+	// be blocked after any edit (docs/feedback-and-strategies.md).
 	Enabled bool `yaml:"enabled"`
 	// TestLead names the test-planning agent of every domain that does not
 	// set its own (default "test-lead").
@@ -270,7 +270,7 @@ func (c *Config) HasRole(agent string) bool {
 	return false
 }
 
-// Limits are the inter-phase limits of seed 002's
+// Limits are the inter-phase limits of the orchestration's
 // .claude/config/orchestration-limits.yaml, with spcstr's per-domain
 // overrides.
 type Limits struct {
@@ -292,13 +292,13 @@ type DomainLimits struct {
 	MaxConsecutivePlanningFailures int `yaml:"max_consecutive_planning_failures" json:"max_consecutive_planning_failures,omitempty"`
 }
 
-// Default limits (seed 002).
+// Default limits.
 const (
 	DefaultMaxFeedbackIterations = 5
 	DefaultMaxConsecutiveFailure = 3
 )
 
-// DefaultLimits returns seed 002's defaults.
+// DefaultLimits returns the orchestration defaults.
 func DefaultLimits() Limits {
 	return Limits{
 		MaxFeedbackIterations:          DefaultMaxFeedbackIterations,

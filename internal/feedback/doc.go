@@ -1,5 +1,5 @@
-// Package feedback owns seed 002's multi-agent feedback loop as
-// ../shared/SPEC.md §6 fixes it: which domains a code change belongs to
+// Package feedback owns the multi-agent feedback loop
+// (docs/feedback-and-strategies.md): which domains a code change belongs to
 // (configurable rules, config.go and route.go), the review → test planning
 // → testing phases per domain and the result markers agents print
 // (loop.go, marker.go), iteration limits and escalation from

@@ -409,7 +409,7 @@ func (c configProblem) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdi
 }
 
 // showsSystemMessage reports whether Claude Code shows a systemMessage
-// answered to event name (../shared/protocol.md: several events discard
+// answered to event name (Claude Code's hooks reference: several events discard
 // it).
 func showsSystemMessage(name string) bool {
 	switch name {

@@ -121,7 +121,7 @@ func TestHarnessFeedbackLoop(t *testing.T) {
 		t.Errorf("files = %v", got)
 	}
 	var reasons []string
-	err = logs.ScanFile(layout.LogPath(gate.DecisionsLog), func(raw []byte) error {
+	err = logs.ScanFile(layout.LogPath(logs.Name(logs.Decisions, "")), func(raw []byte) error {
 		var rec gate.Record
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return err

@@ -224,3 +224,24 @@ func TestApplyDetails(t *testing.T) {
 		t.Fatalf("restarted loop = %+v", l2)
 	}
 }
+
+func TestPhaseRunning(t *testing.T) {
+	ran := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		name  string
+		phase Phase
+		want  bool
+	}{
+		{"not started", Phase{Status: NotRun}, false},
+		{"agent spawned", Phase{Status: NotRun, AgentID: "a1"}, true},
+		{"agent spawned, empty status", Phase{AgentID: "a1"}, true},
+		{"agent reported", Phase{Status: NotRun, AgentID: "a1", RanAt: &ran}, false},
+		{"passed", Phase{Status: Pass, AgentID: "a1"}, false},
+		{"failed", Phase{Status: Fail, AgentID: "a1"}, false},
+	}
+	for _, tt := range tests {
+		if got := tt.phase.Running(); got != tt.want {
+			t.Errorf("%s: Running() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

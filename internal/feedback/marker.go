@@ -11,7 +11,7 @@ const (
 	PhaseTesting      = "testing"
 )
 
-// Result markers agents print (seed 002, "Agent Result Protocol").
+// Result markers agents print (the agent result protocol, docs/feedback-and-strategies.md).
 const (
 	MarkerReviewApproved  = "REVIEW_APPROVED"
 	MarkerReviewRejected  = "REVIEW_REJECTED"
@@ -84,4 +84,57 @@ func isWordBoundary(text string, start, end int) bool {
 
 func isWordByte(c byte) bool {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
+// Issues extracts the list items that follow the last result marker in an
+// agent's output ("- issue", "* issue", "1. issue"), as the agent result
+// protocol writes them, capped in number and length.
+func Issues(text string) []string {
+	_, end, ok := lastMarker(text)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(text[end:], "\n") {
+		t := strings.TrimSpace(line)
+		item := ""
+		switch {
+		case strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "):
+			item = t[2:]
+		default:
+			if i := strings.Index(t, ". "); i > 0 && i <= 3 && isDigits(t[:i]) {
+				item = t[i+2:]
+			}
+		}
+		item = strings.TrimSpace(item)
+		if item == "" || strings.HasPrefix(item, "[") && strings.HasSuffix(item, "]") {
+			continue // empty, or the protocol's own placeholder
+		}
+		out = append(out, clip(item))
+		if len(out) == maxIssues {
+			break
+		}
+	}
+	return out
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func clip(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= maxIssueText {
+		return s
+	}
+	cut := maxIssueText
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
 }

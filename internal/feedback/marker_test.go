@@ -12,7 +12,7 @@ import (
 )
 
 // realPayloads loads real Agent/Task payloads: PostToolUse responses from
-// ../shared/corpus (Claude Code 1.0 to 2.1, foreground and background) and
+// the captured payload corpus ($SPCSTR_SHARED/corpus) (Claude Code 1.0 to 2.1, foreground and background) and
 // the harness's captures (2.1.330, including a reviewer's REVIEW_APPROVED).
 func realPayloads(t *testing.T) map[string]*hookio.Event {
 	t.Helper()

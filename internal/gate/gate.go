@@ -1,8 +1,11 @@
-// Package gate owns the contract between the recorder and the policies that
-// may answer Claude Code (requirements, the feedback loop, strategies): the
-// Gate interface, the Verdict each returns, how several verdicts merge into
-// the one JSON answer a hook may print (../shared/SPEC.md §8), and the
-// decision record every verdict leaves in .spcstr/logs/decisions.json.
+// Package gate owns the verdict pipeline between the recorder and the
+// policies that may answer Claude Code (requirements, the feedback loop,
+// strategies): the Gate interface and the Verdict each returns; Run, which
+// asks every gate and handles failures (fail-open or fail_mode closed),
+// dry-run and the Stop escalation (escalate.go); how several verdicts merge
+// into the one JSON answer a hook may print (Merge); and the decision
+// record every verdict leaves in .spcstr/logs/decisions.json. The recorder
+// only calls Run. docs/answers.md describes the rules.
 package gate
 
 import (
@@ -40,15 +43,15 @@ type Verdict struct {
 	Context string
 	// SystemMessage is a warning shown to the user.
 	SystemMessage string
-	// DryRun asks the recorder to log this verdict's decision with
+	// DryRun asks Run to log this verdict's decision with
 	// dry_run: true and not enforce it (a strategy's own `dry_run: true`,
 	// or strategies whose configuration conflicts). The global dry-run
 	// (SPCSTR_DRY_RUN=1, `dry_run: true` at the top of config.yaml) applies
 	// to every verdict without it.
 	DryRun bool
-	// Escalated marks a block the recorder let through because the gate had
-	// already blocked three Stops in a row without progress. The recorder
-	// sets it; gates leave it alone.
+	// Escalated marks a block Run let through because the gate had already
+	// blocked three Stops in a row without progress (escalate.go). Run sets
+	// it; gates leave it alone.
 	Escalated bool
 }
 
@@ -85,7 +88,7 @@ type Gate interface {
 	FailClosed() bool
 }
 
-// Merge folds verdicts into the single answer for event name (SPEC §8):
+// Merge folds verdicts into the single answer for event name:
 // every deny or block reason is kept, in order, in one message; contexts and
 // system messages are joined. Verdicts whose decision the event cannot carry
 // only contribute their messages.
@@ -155,7 +158,7 @@ func CanBlock(name string) bool {
 	return false
 }
 
-// Record is one entry of decisions.json (../shared/SPEC.md §7).
+// Record is one entry of decisions.json (docs/logs.md).
 type Record struct {
 	RequestID  string    `json:"request_id"`
 	SessionID  string    `json:"session_id"`
@@ -170,5 +173,7 @@ type Record struct {
 	Error      string    `json:"error,omitempty"`
 }
 
-// DecisionsLog is the snake_case name of the decision log.
+// DecisionsLog is logs.Name(logs.Decisions, "").
+//
+// Deprecated: use logs.Name; kept until the dashboard's tests switch.
 const DecisionsLog = "decisions"

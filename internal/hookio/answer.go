@@ -5,7 +5,7 @@ import (
 )
 
 // Answer is the one JSON object spcstr prints on stdout when it has something
-// to tell Claude Code (../shared/SPEC.md §8). The zero Answer means "no
+// to tell Claude Code (docs/answers.md). The zero Answer means "no
 // opinion" and is never printed.
 type Answer struct {
 	Continue           *bool         `json:"continue,omitempty"`

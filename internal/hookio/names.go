@@ -5,7 +5,7 @@ import (
 	"unicode"
 )
 
-// Event names Claude Code fires today (see ../shared/protocol.md §1). Events not
+// Event names Claude Code fires today (see Claude Code's hooks reference). Events not
 // listed here are still recorded under their own snake_case log name.
 const (
 	SessionStart        = "SessionStart"

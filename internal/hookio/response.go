@@ -7,7 +7,7 @@ import (
 )
 
 // ToolResponse is the subset of a PostToolUse tool_response spcstr reads.
-// Shapes differ per tool and version (../shared/protocol.md §4); every field
+// Shapes differ per tool and version (Claude Code's hooks reference); every field
 // is optional and decoded leniently.
 type ToolResponse struct {
 	// Write: "create" or "update". Read: "text", "image", ...

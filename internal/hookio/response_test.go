@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Response shapes observed in PostToolUse captures (../shared/protocol.md §4).
+// Response shapes observed in PostToolUse captures (Claude Code's hooks reference).
 func TestResponseShapes(t *testing.T) {
 	tests := []struct {
 		name       string

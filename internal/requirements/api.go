@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -280,21 +279,6 @@ func Clear(ctx context.Context, root, sessionID, name string, branchScope bool) 
 	}
 	_, _, err = p.Clear(ctx, sessionID, []string{name}, branchScope)
 	return err
-}
-
-// WatchDirs returns the folders whose changes can change Statuses for
-// root: the state folder (<git common dir>/requirements, which may not
-// exist yet: watch its parent until it does), the project's .claude folder
-// and ~/.claude (configuration). Only files named requirements*.yaml and
-// *.json in the state folder matter; the state file is replaced by rename.
-// A checkout of another branch changes which state file applies (HEAD in
-// the git dir), so callers should Locate again on each change.
-func WatchDirs(root string) []string {
-	dirs := []string{Locate(root).Dir, filepath.Join(root, ".claude")}
-	if h := homeDir(os.Getenv); h != "" {
-		dirs = append(dirs, filepath.Join(h, ".claude"))
-	}
-	return dirs
 }
 
 // ResolveSession picks the session `spcstr req` acts on: flag when given,

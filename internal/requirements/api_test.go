@@ -128,7 +128,7 @@ func TestResolveSession(t *testing.T) {
 	layout := state.Layout{Root: root}
 	ctx := context.Background()
 	mk := func(id string, at time.Time, ended bool, ppid int) {
-		if _, err := layout.Update(ctx, id, at, func(s *state.Session, _ bool) error {
+		if _, err := layout.Update(ctx, id, at, state.UpdateOptions{}, func(s *state.Session, _ bool) error {
 			s.UpdatedAt = at
 			if ended {
 				s.Status = state.StatusEnded
@@ -166,7 +166,7 @@ func TestResolveSession(t *testing.T) {
 }
 
 // State lives in the git common dir, so every worktree of a repository
-// shares it (SPEC §2), checked with a real `git worktree`.
+// shares it (docs/layout.md), checked with a real `git worktree`.
 func TestWorktreesShareState(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is required for this test")

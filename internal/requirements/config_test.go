@@ -50,7 +50,7 @@ func TestCascade(t *testing.T) {
 		hooks    *Hooks
 	}{
 		{
-			name: "seed 000 §7: local wins over project over global",
+			name: "local wins over project over global",
 			files: cascade{
 				global:  "requirements:\n  commit_plan:\n    enabled: true\n    scope: session\n",
 				project: "requirements:\n  commit_plan:\n    scope: branch\n",

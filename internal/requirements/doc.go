@@ -1,5 +1,4 @@
-// Package requirements owns the requirements framework (seeds 000 and 001,
-// ../shared/SPEC.md §5): the configuration cascade of requirements.yaml
+// Package requirements owns the requirements framework (docs/requirements.md): the configuration cascade of requirements.yaml
 // files, the per-branch state file in the Python framework's schema
 // (<git common dir>/requirements/<branch>.json), the scope rules (session,
 // branch, single_use, permanent), the gate that denies triggering tool calls

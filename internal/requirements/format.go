@@ -70,7 +70,7 @@ func DenyMessage(unmet []*Req, tool, key, branch string) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// StopMessage is the reason a Stop is blocked (seed 000 §10).
+// StopMessage is the reason a Stop is blocked (docs/requirements.md).
 func StopMessage(unmet []*Req, key string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Unsatisfied requirements: %s\n", strings.Join(names(unmet), ", "))
@@ -85,8 +85,7 @@ func StopMessage(unmet []*Req, key string) string {
 	return b.String()
 }
 
-// StatusContext is the short status injected at SessionStart (seed 000 §1,
-// step 10).
+// StatusContext is the short status injected at SessionStart (docs/requirements.md).
 func StatusContext(cfg *Config, f *File, key, branch string, now float64) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Requirements on branch %s (session %s):\n", branch, key)

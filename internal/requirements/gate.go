@@ -14,7 +14,7 @@ import (
 // GateName names the requirements gate in decisions.json.
 const GateName = "requirements"
 
-// Gate enforces a project's requirements on hook events (SPEC §5).
+// Gate enforces a project's requirements on hook events (docs/requirements.md).
 type Gate struct {
 	root   string
 	getenv func(string) string
@@ -32,7 +32,7 @@ func NewGate(setup gate.Setup) gate.Gate {
 func (g *Gate) Name() string { return GateName }
 
 // FailClosed implements gate.Gate: a broken requirements setup never
-// blocks work (the framework's fail-open design, seed 001 §10).
+// blocks work (the framework's fail-open design).
 func (g *Gate) FailClosed() bool { return false }
 
 // Evaluate implements gate.Gate.

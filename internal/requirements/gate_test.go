@@ -120,7 +120,7 @@ func decode(t *testing.T, out string) map[string]any {
 }
 
 // denyReason returns the PreToolUse deny reason, checking the JSON shape
-// Claude Code reads (SPEC §8).
+// Claude Code reads (docs/answers.md).
 func denyReason(t *testing.T, out string) string {
 	t.Helper()
 	m := decode(t, out)
@@ -253,7 +253,7 @@ func TestPlanFilesAreNotGated(t *testing.T) {
 	}
 }
 
-// Seed 000 §9: single_use is cleared after the guarded command completes,
+// single_use is cleared after the guarded command completes,
 // not after a failed one and not after other commands.
 func TestSingleUseClearedAfterGuardedCommand(t *testing.T) {
 	p := newProject(t, planConfig)
@@ -284,12 +284,12 @@ func TestSingleUseClearedAfterGuardedCommand(t *testing.T) {
 		t.Error("single_use not cleared after the commit")
 	}
 	if s := f.Requirements["pre_commit_review"].Sessions; len(s) != 0 {
-		t.Errorf("sessions = %v, want emptied (seed 000 §9)", s)
+		t.Errorf("sessions = %v, want emptied (docs/requirements.md)", s)
 	}
 	denyReason(t, p.pre("Bash", commit))
 }
 
-// Seed 000 §10: Stop blocks only for requirements triggered this session
+// Stop blocks only for requirements triggered this session
 // in a verified scope that are not satisfied; stop_hook_active lets it go;
 // the recorder's guard lets the fourth blocked Stop in a row through.
 func TestStopVerification(t *testing.T) {

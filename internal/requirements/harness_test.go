@@ -17,7 +17,7 @@ import (
 )
 
 // TestHarnessReqGate runs the real Claude Code client (the offline harness
-// of ../shared/harness, installed at $SPCSTR_HARNESS) with spcstr as every
+// of the offline Claude Code harness ($SPCSTR_SHARED/harness), installed at $SPCSTR_HARNESS) with spcstr as every
 // hook: the scripted model tries an Edit, is denied by the requirements
 // gate, runs the project skill that satisfies the requirement, edits again
 // and stops. It checks what Claude Code did and what spcstr recorded.

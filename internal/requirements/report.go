@@ -122,7 +122,7 @@ type ChangeReport struct {
 }
 
 // WriteText prints one line per requirement changed, with the command
-// that undoes a clear (seed 000: "req satisfy pre_commit_review").
+// that undoes a clear ("req satisfy pre_commit_review").
 func (c *ChangeReport) WriteText(w io.Writer) {
 	for _, s := range c.Requirements {
 		where := "session " + c.Session

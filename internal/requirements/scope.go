@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Scopes (seed 000 §3).
+// Scopes (docs/requirements.md).
 const (
 	ScopeSession   = "session"    // once per session: every new session must satisfy it again
 	ScopeBranch    = "branch"     // once per branch: satisfied for every session on it
@@ -84,7 +84,7 @@ func (e *Entry) active(now float64, expires bool) bool {
 }
 
 // IsSatisfied reports whether requirement name (of the given scope) is
-// satisfied for session key at now (seed 001 §3): session and single_use
+// satisfied for session key at now (docs/requirements.md): session and single_use
 // look at the session's own entry unless the branch-level override is set;
 // branch and permanent look at the branch level only.
 func (f *File) IsSatisfied(name, scope, key string, now float64) bool {
@@ -114,8 +114,8 @@ func (f *File) IsOverridden(name, scope string, now float64) bool {
 }
 
 // IsTriggered reports whether the requirement was triggered: in session key
-// for session and single_use scope, on the branch for the others (seed 000
-// §10).
+// for session and single_use scope, on the branch for the others
+// (docs/requirements.md).
 func (f *File) IsTriggered(name, scope, key string) bool {
 	r := f.lookup(name)
 	if r == nil {
@@ -145,7 +145,7 @@ func (f *File) MarkTriggered(name, scope, key string, now float64) bool {
 	return true
 }
 
-// Satisfy marks requirement name satisfied (seed 001 §5): for session and
+// Satisfy marks requirement name satisfied (docs/requirements.md): for session and
 // single_use scope in session key's entry, unless branchLevel asks for the
 // branch-level override; for branch and permanent scope at the branch level.
 // The entry's triggered fields are kept. metadata may be nil.
@@ -185,8 +185,8 @@ func (e *Entry) unsatisfy() bool {
 	return true
 }
 
-// Clear makes requirement name unsatisfied for session key (seed 000 §3,
-// "unless manually cleared"): for session and single_use scope it drops the
+// Clear makes requirement name unsatisfied for session key ("unless
+// manually cleared"): for session and single_use scope it drops the
 // session's satisfaction (and, with branchLevel, the branch-level override
 // too); for branch and permanent scope it drops the branch-level
 // satisfaction. Triggered flags stay, so a Stop in a session that used the
@@ -207,7 +207,7 @@ func (f *File) Clear(name, scope, key string, branchLevel bool) bool {
 }
 
 // ClearSingleUse deletes session key's entry of a single_use requirement
-// once the action it guards has completed (seed 000 §9): the next trigger
+// once the action it guards has completed (docs/requirements.md): the next trigger
 // must be satisfied again. It reports whether anything changed.
 func (f *File) ClearSingleUse(name, key string) bool {
 	r := f.lookup(name)
@@ -234,7 +234,7 @@ func (f *File) Remove(name string) bool {
 }
 
 // MigrateKeys rewrites session keys written before the framework shortened
-// them ("cad0ac4d-3933-45ad-9a1c-14aec05bb940" → "cad0ac4d", seed 000 §5).
+// them ("cad0ac4d-3933-45ad-9a1c-14aec05bb940" → "cad0ac4d").
 // When both forms exist, the entry with the newer timestamp wins. It is
 // idempotent and reports whether anything changed.
 func (f *File) MigrateKeys() bool {

@@ -23,7 +23,7 @@ func TestScopeTransitions(t *testing.T) {
 		scope string
 		steps []op
 	}{
-		{"session: once per session, re-gated in every new session (seed 000 §3, §8)", ScopeSession, []op{
+		{"session: once per session, re-gated in every new session (docs/requirements.md)", ScopeSession, []op{
 			{do: "check", session: "A", satisfied: false},
 			{do: "trigger", session: "A", triggered: true},
 			{do: "satisfy", session: "A", satisfied: true, triggered: true},
@@ -33,7 +33,7 @@ func TestScopeTransitions(t *testing.T) {
 			{do: "satisfy", session: "B", satisfied: true},
 			{do: "check", session: "A", satisfied: true, triggered: true},
 		}},
-		{"single_use: once per action (seed 000 §3, §9)", ScopeSingleUse, []op{
+		{"single_use: once per action (docs/requirements.md)", ScopeSingleUse, []op{
 			{do: "trigger", session: "A", triggered: true},
 			{do: "satisfy", session: "A", satisfied: true, triggered: true},
 			{do: "clear-single-use", session: "A", satisfied: false, triggered: false},
@@ -46,20 +46,20 @@ func TestScopeTransitions(t *testing.T) {
 			{do: "clear-single-use", session: "A", satisfied: false},
 			{do: "check", session: "B", satisfied: true},
 		}},
-		{"branch: once per branch (seed 000 §3)", ScopeBranch, []op{
+		{"branch: once per branch (docs/requirements.md)", ScopeBranch, []op{
 			{do: "trigger", session: "A", triggered: true},
 			{do: "satisfy", session: "A", satisfied: true, triggered: true},
 			{do: "check", session: "B", satisfied: true, triggered: true},
 			{do: "clear", session: "B", satisfied: false, triggered: true},
 			{do: "check", session: "A", satisfied: false, triggered: true},
 		}},
-		{"permanent: never resets unless cleared (seed 000 §3)", ScopePermanent, []op{
+		{"permanent: never resets unless cleared (docs/requirements.md)", ScopePermanent, []op{
 			{do: "satisfy", session: "A", satisfied: true},
 			{do: "check", session: "B", satisfied: true},
 			{do: "clear-single-use", session: "B", satisfied: true},
 			{do: "clear", session: "B", satisfied: false},
 		}},
-		{"branch-level override of a session requirement (seed 001 §3)", ScopeSession, []op{
+		{"branch-level override of a session requirement (docs/requirements.md)", ScopeSession, []op{
 			{do: "satisfy-branch", session: "A", satisfied: true},
 			{do: "check", session: "B", satisfied: true},
 			{do: "trigger", session: "B", satisfied: true, triggered: true},
@@ -74,7 +74,7 @@ func TestScopeTransitions(t *testing.T) {
 			{do: "trigger", session: "A", satisfied: true, triggered: true},
 			{do: "clear-single-use", session: "A", satisfied: true, triggered: false},
 		}},
-		{"clear keeps triggered so Stop still asks (seed 000 §10)", ScopeSession, []op{
+		{"clear keeps triggered so Stop still asks (docs/requirements.md)", ScopeSession, []op{
 			{do: "satisfy", session: "A", satisfied: true},
 			{do: "trigger", session: "A", satisfied: true, triggered: true},
 			{do: "clear", session: "A", satisfied: false, triggered: true},
@@ -130,7 +130,7 @@ func TestScopeTransitions(t *testing.T) {
 	}
 }
 
-// Seed 000 §9's state file at each step of a single_use requirement.
+// The state file at each step of a single_use requirement.
 func TestSingleUseStateShape(t *testing.T) {
 	f := &File{}
 	f.MarkTriggered("pre_commit_review", ScopeSingleUse, "abc123", 1)
@@ -144,7 +144,7 @@ func TestSingleUseStateShape(t *testing.T) {
 }
 
 // Branch and permanent scope keep their state at the requirement's root
-// (seed 001 §2).
+// (docs/requirements.md).
 func TestBranchStateShape(t *testing.T) {
 	f := &File{}
 	f.Satisfy("security_reviewed", ScopePermanent, "abc123", false, ByCLI, nil, 7)

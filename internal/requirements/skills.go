@@ -1,9 +1,12 @@
 package requirements
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // DefaultSkillMappings are the requirements framework's built-in skill
-// mappings (seed 001 §5): when one of these skills completes, the listed
+// mappings (docs/requirements.md): when one of these skills completes, the listed
 // requirements are satisfied, if they are configured and enabled.
 var DefaultSkillMappings = map[string][]string{
 	"requirements-framework:pre-commit":    {"pre_commit_review"},
@@ -73,4 +76,38 @@ func (r *Req) satisfiedBy(invoked string) bool {
 		}
 	}
 	return false
+}
+
+// Skills returns the skill names that satisfy r: its own
+// satisfied_by_skill and auto_resolve_skill, then the default mappings that
+// name it.
+func (r *Req) Skills() []string {
+	var out []string
+	add := func(s string) {
+		for _, o := range out {
+			if o == s {
+				return
+			}
+		}
+		out = append(out, s)
+	}
+	if r.SatisfiedBySkill != "" {
+		add(r.SatisfiedBySkill)
+	}
+	if r.AutoResolveSkill != "" {
+		add(r.AutoResolveSkill)
+	}
+	var defaults []string
+	for skill, reqs := range DefaultSkillMappings {
+		for _, n := range reqs {
+			if n == r.Name {
+				defaults = append(defaults, skill)
+			}
+		}
+	}
+	sort.Strings(defaults)
+	for _, s := range defaults {
+		add(s)
+	}
+	return out
 }

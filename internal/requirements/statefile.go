@@ -13,7 +13,7 @@ import (
 const StateVersion = "1.0"
 
 // File is one branch's state file, in the requirements framework's schema
-// (seed 001 §2). Times are Unix seconds. Fields this package does not know
+// (docs/requirements.md). Times are Unix seconds. Fields this package does not know
 // are kept as they were read and written back unchanged, so a file shared
 // with the Python framework (or a newer spcstr) loses nothing.
 type File struct {

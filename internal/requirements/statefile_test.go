@@ -30,7 +30,7 @@ func generic(t *testing.T, data []byte) any {
 	return v
 }
 
-// A state file written by the Python framework (seed 001 §2's schema, plus
+// A state file written by the Python framework (its schema, plus
 // fields spcstr does not know and a field of an unexpected type) loads with
 // the framework's meaning and is written back with nothing lost or changed.
 func TestPythonStateRoundTrip(t *testing.T) {

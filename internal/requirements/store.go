@@ -17,7 +17,7 @@ import (
 // NoGitBranch is the branch name used outside git.
 const NoGitBranch = "default"
 
-// Location is where a project's requirement state lives (SPEC §2).
+// Location is where a project's requirement state lives (docs/layout.md).
 type Location struct {
 	Root string
 	// Branch is the checked-out branch ("feature/auth"), "HEAD" when

@@ -34,7 +34,7 @@ func TestTokenBudget(t *testing.T) {
 			yaml:   "strategies:\n  token-budget: {}\n",
 			events: []ev{{name: "PostToolUse", tool: "Read", ctx: 180_000}, {name: "PostToolUse", tool: "Read", ctx: 181_000}, {name: "PostToolUse", tool: "Read", ctx: 50_000, compact: 1}, {name: "PostToolUse", tool: "Read", ctx: 155_000, compact: 1}},
 			want:   []string{"emergency", "", "", "warn"}},
-		{name: "seed 004 totals",
+		{name: "example totals",
 			yaml:   "strategies:\n  token-budget:\n    measure: total\n    warn_threshold: 1000\n    critical_threshold: 2_000\n    emergency_threshold: 3000\n",
 			events: []ev{{name: "PostToolUse", tool: "Read", total: 999}, {name: "PostToolUse", tool: "Read", total: 1500}, {name: "PostToolUse", tool: "Read", total: 3500}},
 			want:   []string{"", "warn", "emergency"}},

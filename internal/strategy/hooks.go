@@ -54,7 +54,7 @@ func isToolEvent(name string) bool {
 
 // ParseHook reads a hook declaration. It accepts the event names Claude
 // Code uses ("Stop", "PreToolUse:Bash", "PostToolUse:*"), their snake_case
-// spellings ("pre_tool_use:Bash"), and seed 004's forms ("on_stop",
+// spellings ("pre_tool_use:Bash"), and the strategy framework's own forms ("on_stop",
 // "on_session_start", "pre_tool:Bash", "post_tool:*").
 func ParseHook(s string) (Hook, error) {
 	ev, tool, _ := strings.Cut(strings.TrimSpace(s), ":")

@@ -196,8 +196,8 @@ func (s *longRunning) compactContext(in *gate.Input, st lrState) string {
 }
 
 // tokenWarning urges a checkpoint once per compaction cycle when the
-// context passes token_warn_threshold (advice, never a block: seed 004's
-// "Context limit: inject urgent warning").
+// context passes token_warn_threshold (advice, never a
+// block: "Context limit: inject urgent warning").
 func (s *longRunning) tokenWarning(in *gate.Input) []gate.Verdict {
 	t := in.Session.Tokens
 	if in.Event.AgentID != "" || t.ContextUsed < s.o.TokenWarnThreshold {
@@ -278,7 +278,7 @@ func (s *longRunning) trackWrite(in *gate.Input) ([]gate.Verdict, error) {
 	return []gate.Verdict{{Context: msg, SystemMessage: "spcstr long-running: " + msg}}, nil
 }
 
-// validateFeatures checks seed 004's default schema: objects with a string
+// validateFeatures checks the default features schema: objects with a string
 // description and a boolean passes.
 func validateFeatures(features []map[string]any) []string {
 	var bad []string
@@ -297,7 +297,7 @@ func validateFeatures(features []map[string]any) []string {
 }
 
 // structuralChange reports whether a feature list changed anything but
-// the "passes" fields (seed 004).
+// the "passes" fields.
 func structuralChange(old string, features []map[string]any) bool {
 	var before []map[string]any
 	if err := json.Unmarshal([]byte(old), &before); err != nil {

@@ -221,8 +221,7 @@ func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 
 // Conflicts finds every pair of enabled strategies that both may block or
 // deny at the same hook (a catch-all tool hook overlaps every tool of its
-// event). Seed 004 treats every overlap as a conflict; ../shared/SPEC.md
-// §7 narrows it to blocking hooks, since non-blocking answers (context,
+// event). Only blocking hooks count: non-blocking answers (context,
 // warnings) merge without surprises.
 func Conflicts(list []*Loaded) []Problem {
 	var out []Problem

@@ -74,7 +74,7 @@ func TestLoadValidateConflicts(t *testing.T) {
 		substr   string   // in some problem's message
 	}{
 		{name: "no section", yaml: "feedback:\n  enabled: true\n"},
-		{name: "seed 004 example conflicts on Stop",
+		{name: "the example configuration conflicts on Stop",
 			yaml:     "strategies:\n  long-running:\n    feature_list: feature_list.json\n    enforce_commits: true\n  token-budget:\n    warn_threshold: 100000\n    critical_threshold: 150000\n    measure: total\n  clean-state:\n    require_files: [README.md]\n",
 			loaded:   []string{"long-running", "token-budget", "clean-state"},
 			problems: []string{"conflict long-running,clean-state Stop"}, substr: "strategies long-running and clean-state both block at Stop"},

@@ -59,7 +59,7 @@ func (t Threshold) of(window int64) int64 {
 // Token measures.
 const (
 	MeasureContext = "context" // tokens in the context window now (default)
-	MeasureTotal   = "total"   // input + output tokens of the whole session (seed 004)
+	MeasureTotal   = "total"   // input + output tokens of the whole session
 )
 
 type tokenBudgetOptions struct {
@@ -70,7 +70,7 @@ type tokenBudgetOptions struct {
 	Critical  Threshold `yaml:"critical_threshold"`
 	Emergency Threshold `yaml:"emergency_threshold"`
 	// DenyAgentsAbove denies Agent/Task calls once the context is over it
-	// (seed 002's compaction gate). Off when unset.
+	// (the feedback loop's compaction gate). Off when unset.
 	DenyAgentsAbove Threshold `yaml:"deny_agents_above"`
 	// DenyAgentsRequires limits the denial to when one of these files
 	// exists (globs relative to the project root), e.g. an orchestration's

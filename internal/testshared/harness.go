@@ -8,7 +8,7 @@ import (
 )
 
 // Harness returns the installed Claude Code harness ($SPCSTR_HARNESS: a
-// copy of ../shared/harness where `npm ci` has been run, as
+// copy of the offline Claude Code harness ($SPCSTR_SHARED/harness) where `npm ci` has been run, as
 // scripts/harness-setup.sh makes it). Under -short the test is skipped;
 // otherwise a missing harness fails it with the setup instructions.
 func Harness(t testing.TB) string {
@@ -18,7 +18,7 @@ func Harness(t testing.TB) string {
 	}
 	dir := os.Getenv("SPCSTR_HARNESS")
 	if dir == "" {
-		t.Fatal("SPCSTR_HARNESS is not set: point it at an installed copy of ../shared/harness " +
+		t.Fatal("SPCSTR_HARNESS is not set: point it at an installed copy of the offline Claude Code harness ($SPCSTR_SHARED/harness) " +
 			"(SPCSTR_HARNESS=$(scripts/harness-setup.sh)), or run with -short to skip real-client tests")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "run-scenario.sh")); err != nil {

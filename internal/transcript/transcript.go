@@ -4,7 +4,7 @@
 // once (Claude Code writes one line per content block, each repeating the
 // message's usage, and earlier lines may carry partial output counts: the
 // last line of a message wins), and skips synthetic messages. The rules are
-// those of ../shared/protocol.md §8.
+// those Claude Code documents for transcripts.
 package transcript
 
 import (

@@ -289,7 +289,7 @@ func parseEvent(raw []byte) (Event, bool) {
 		if why := cmp.Or(e.Reason, e.Message); why != "" {
 			d += ": " + why
 		}
-		ev.Detail = oneLine(d, 300)
+		ev.Detail = OneLine(d, 300)
 		ev.Failed = e.Decision == "deny" || e.Decision == "block"
 		return ev, true
 	}
@@ -339,10 +339,10 @@ func parseEvent(raw []byte) (Event, bool) {
 	if e.Event == "SubagentStart" || e.Event == "SubagentStop" {
 		ev.Agent = ""
 		if in.AgentType != "" {
-			d = strings.TrimSpace(in.AgentType + " " + oneLine(in.LastMessage, 120))
+			d = strings.TrimSpace(in.AgentType + " " + OneLine(in.LastMessage, 120))
 		}
 	}
-	ev.Detail = oneLine(d, 300)
+	ev.Detail = OneLine(d, 300)
 	ev.Failed = strings.HasSuffix(e.Event, "Failure") || in.Error != "" ||
 		(e.Outcome != nil && e.Outcome.Error != "")
 	return ev, true

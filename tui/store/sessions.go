@@ -105,7 +105,7 @@ func LoadSession(l state.Layout, id string, modTime time.Time) (Summary, *state.
 			if p, perr := l.StatePath(id); perr == nil {
 				msg = strings.ReplaceAll(msg, p+": ", "")
 			}
-			sum.Damaged = "state.json unreadable: " + text.Sanitize(oneLine(msg, 200))
+			sum.Damaged = "state.json unreadable: " + text.Sanitize(OneLine(msg, 200))
 		}
 		return sum, nil
 	}
@@ -130,7 +130,7 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 	}
 	for i := len(s.Prompts) - 1; i >= 0; i-- {
 		if s.Prompts[i].Kind == "" {
-			sum.LastPrompt = oneLine(s.Prompts[i].Prompt, 200)
+			sum.LastPrompt = OneLine(s.Prompts[i].Prompt, 200)
 			break
 		}
 	}
@@ -203,13 +203,10 @@ func DisplayStatus(sum Summary, reg registry.File, alive func(pid int) bool) str
 }
 
 // oneLine flattens s to one line of at most n bytes.
-func oneLine(s string, n int) string {
+func OneLine(s string, n int) string {
 	if len(s) > 4*n {
 		s = s[:4*n]
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	return state.Truncate(s, n)
 }
-
-// OneLine flattens text to a single line of at most n bytes (for rows).
-func OneLine(s string, n int) string { return oneLine(s, n) }

@@ -1,45 +1,39 @@
-package cmd
+package export
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/internal/export"
 	"github.com/dylan-gluck/spcstr/internal/feedback"
-	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-// exportSources wires the export's requirement and feedback-loop sections
-// to the packages that own those files.
-func exportSources() export.Sources {
-	return export.Sources{Requirements: exportRequirements, FeedbackLoop: exportFeedbackLoop}
+// DomainSources are the Sources that read the requirement status and the
+// feedback loop through the packages that own them (their read models:
+// requirements.ReadSession and feedback.Load, which the dashboard reads
+// too).
+func DomainSources() Sources {
+	return Sources{Requirements: domainRequirements, FeedbackLoop: domainFeedbackLoop}
 }
 
-// exportRequirements reads the requirement status of the session's branch
+// domainRequirements reads the requirement status of the session's branch
 // (which may differ from the branch checked out now).
-func exportRequirements(_ context.Context, l state.Layout, s *state.Session) ([]export.ReqStatus, error) {
-	p, err := requirements.Open(l.Root, nil)
+func domainRequirements(_ context.Context, l state.Layout, s *state.Session) ([]ReqStatus, error) {
+	v, err := requirements.ReadSession(l.Root, s.SessionID, s.Branch)
 	if err != nil {
 		return nil, err
 	}
-	if len(p.Config.Requirements) == 0 {
+	if !v.Defined {
 		return nil, nil
 	}
-	if s.Branch != "" && s.Branch != p.Loc.Branch && p.Loc.Branch != requirements.NoGitBranch {
-		p.Loc.Branch = s.Branch
-		p.Loc.Path = filepath.Join(p.Loc.Dir, gitrepo.BranchFileName(s.Branch)+".json")
+	if v.Err != nil {
+		return nil, v.Err
 	}
-	sts, err := p.Statuses(s.SessionID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]export.ReqStatus, 0, len(sts))
-	for _, st := range sts {
-		r := export.ReqStatus{
+	out := make([]ReqStatus, 0, len(v.Statuses))
+	for _, st := range v.Statuses {
+		r := ReqStatus{
 			Name: st.Name, Scope: st.Scope, Enabled: st.Enabled, Triggered: st.Triggered,
 			Satisfied: st.Satisfied, SatisfiedBy: st.SatisfiedBy, Message: st.Message,
 		}
@@ -52,23 +46,23 @@ func exportRequirements(_ context.Context, l state.Layout, s *state.Session) ([]
 	return out, nil
 }
 
-// exportFeedbackLoop reads the session's feedback-loop.json.
-func exportFeedbackLoop(_ context.Context, l state.Layout, s *state.Session) (*export.FeedbackLoop, error) {
+// domainFeedbackLoop reads the session's feedback loop.
+func domainFeedbackLoop(_ context.Context, l state.Layout, s *state.Session) (*FeedbackLoop, error) {
 	st, err := feedback.Load(l, s.SessionID)
 	if err != nil || st == nil {
 		return nil, err
 	}
 	lp := st.Loop
-	f := &export.FeedbackLoop{
+	f := &FeedbackLoop{
 		State: st.State, Active: lp.Active, Iteration: lp.Iteration, MaxIterations: st.MaxIterations,
 		Loops: lp.Loops, StartedAt: timePtr(lp.StartedAt), CompletedAt: lp.CompletedAt,
 	}
 	for _, d := range st.Domains {
-		fd := export.FeedbackDomain{Name: d.Name, Files: d.Files}
+		fd := FeedbackDomain{Name: d.Name, Files: d.Files}
 		for _, ph := range d.Phases {
 			status := ph.Status
 			if status == "" {
-				status = export.PhaseNotRun
+				status = PhaseNotRun
 			}
 			switch ph.Name {
 			case feedback.PhaseReview:
@@ -82,7 +76,7 @@ func exportFeedbackLoop(_ context.Context, l state.Layout, s *state.Session) (*e
 		f.Domains = append(f.Domains, fd)
 	}
 	if e := st.Escalation; e != nil {
-		f.Escalation = &export.FeedbackEscalate{Reason: e.Reason, Message: e.Message, At: e.At.UTC()}
+		f.Escalation = &FeedbackEscalate{Reason: e.Reason, Message: e.Message, At: e.At.UTC()}
 	}
 	for _, r := range lp.History {
 		note := r.Note
@@ -92,7 +86,7 @@ func exportFeedbackLoop(_ context.Context, l state.Layout, s *state.Session) (*e
 		if r.File != "" && !strings.Contains(note, r.File) {
 			note = strings.TrimSpace(r.File + " " + note)
 		}
-		f.History = append(f.History, export.FeedbackHistItem{
+		f.History = append(f.History, FeedbackHistItem{
 			At: r.At.UTC(), Kind: r.Kind, Iteration: r.Iteration, Domain: r.Domain, Phase: r.Phase,
 			Agent: r.Agent, Marker: r.Marker, Status: r.Status, Note: note,
 		})

@@ -1,0 +1,155 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+// fake is a gate with canned verdicts, error or panic.
+type fake struct {
+	name     string
+	verdicts []Verdict
+	err      error
+	panics   bool
+	closed   bool
+}
+
+func (f fake) Name() string     { return f.name }
+func (f fake) FailClosed() bool { return f.closed }
+func (f fake) Evaluate(context.Context, *Input) ([]Verdict, error) {
+	if f.panics {
+		panic("boom")
+	}
+	return f.verdicts, f.err
+}
+
+var now = time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+
+func input(event string, env map[string]string) *Input {
+	return &Input{Event: &hookio.Event{SessionID: "s1"}, Name: event, Now: now,
+		Session: &state.Session{SessionID: "s1"},
+		Getenv:  func(k string) string { return env[k] }}
+}
+
+func TestRun(t *testing.T) {
+	fail := errors.New("broken")
+	tests := []struct {
+		name      string
+		event     string
+		gates     []Gate
+		policy    Policy
+		env       map[string]string
+		answer    string // encoded
+		records   string // source:decision[:dry] ...
+		failures  int
+		errorsLen int
+	}{
+		{"no gates", hookio.Stop, nil, Policy{}, nil, "", "", 0, 0},
+		{"allow is recorded, not answered", hookio.PreToolUse,
+			[]Gate{fake{name: "a", verdicts: []Verdict{{Decision: Allow}}}}, Policy{}, nil,
+			"", "a:allow", 0, 0},
+		{"deny answers", hookio.PreToolUse,
+			[]Gate{fake{name: "a", verdicts: []Verdict{{Decision: Deny, Message: "no"}}}}, Policy{}, nil,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`, "a:deny", 0, 0},
+		{"a verdict may name its strategy", hookio.PreToolUse,
+			[]Gate{fake{name: "strategies", verdicts: []Verdict{{Source: "strategy:x", Decision: Allow}}}}, Policy{}, nil,
+			"", "strategy:x:allow", 0, 0},
+		{"error fails open", hookio.PreToolUse,
+			[]Gate{fake{name: "a", err: fail}}, Policy{}, nil,
+			"", "a:allow", 1, 1},
+		{"fail-open keeps the verdicts returned with the error", hookio.PreToolUse,
+			[]Gate{fake{name: "a", err: fail, verdicts: []Verdict{{Context: "ctx"}}}}, Policy{}, nil,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"ctx"}}`, "a:allow", 1, 1},
+		{"panic fails open", hookio.Stop,
+			[]Gate{fake{name: "a", panics: true}}, Policy{}, nil,
+			"", "a:allow", 1, 1},
+		{"fail_mode closed denies PreToolUse", hookio.PreToolUse,
+			[]Gate{fake{name: "a", err: fail, closed: true}}, Policy{}, nil,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"spcstr: a could not decide (broken) and its fail_mode is closed."}}`,
+			"a:deny", 1, 1},
+		{"fail_mode closed blocks Stop", hookio.Stop,
+			[]Gate{fake{name: "a", err: fail, closed: true}}, Policy{}, nil,
+			`{"decision":"block","reason":"spcstr: a could not decide (broken) and its fail_mode is closed."}`,
+			"a:block", 1, 1},
+		{"fail_mode closed cannot block SessionStart", hookio.SessionStart,
+			[]Gate{fake{name: "a", err: fail, closed: true}}, Policy{}, nil,
+			"", "a:allow", 1, 1},
+		{"config dry-run records, does not enforce", hookio.PreToolUse,
+			[]Gate{fake{name: "a", verdicts: []Verdict{{Decision: Deny, Message: "no", SystemMessage: "warn"}}}}, Policy{DryRun: true}, nil,
+			`{"systemMessage":"warn"}`, "a:deny:dry", 0, 0},
+		{"environment dry-run", hookio.Stop,
+			[]Gate{fake{name: "a", verdicts: []Verdict{{Decision: Block, Message: "no"}}}}, Policy{}, map[string]string{"SPCSTR_DRY_RUN": "1"},
+			"", "a:block:dry", 0, 0},
+		{"a verdict's own dry-run", hookio.Stop,
+			[]Gate{fake{name: "a", verdicts: []Verdict{{Decision: Block, Message: "no", DryRun: true}}},
+				fake{name: "b", verdicts: []Verdict{{Decision: Block, Message: "yes"}}}}, Policy{}, nil,
+			`{"decision":"block","reason":"yes"}`, "a:block:dry b:block", 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := input(tt.event, tt.env)
+			res := Run(context.Background(), tt.gates, in, tt.policy)
+			if got := strings.TrimSpace(string(res.Answer.Encode())); got != tt.answer {
+				t.Errorf("answer %s\nwant   %s", got, tt.answer)
+			}
+			var recs []string
+			for _, r := range res.Records {
+				s := r.Source + ":" + r.Decision
+				if r.DryRun {
+					s += ":dry"
+				}
+				recs = append(recs, s)
+				if r.SessionID != "s1" || r.Hook != tt.event || !r.Timestamp.Equal(now) || len(r.RequestID) != 16 || r.RequestID != res.Records[0].RequestID {
+					t.Errorf("record not stamped: %+v", r)
+				}
+			}
+			if got := strings.Join(recs, " "); got != tt.records {
+				t.Errorf("records %q, want %q", got, tt.records)
+			}
+			if len(res.Failures) != tt.failures || len(in.Session.Errors) != tt.errorsLen {
+				t.Errorf("failures %v, session errors %v", res.Failures, in.Session.Errors)
+			}
+		})
+	}
+}
+
+func TestRunEscalatesStops(t *testing.T) {
+	blocker := fake{name: "req", verdicts: []Verdict{{Decision: Block, Reason: "unmet", Message: "run the tests"}}}
+	s := &state.Session{SessionID: "s1"}
+	stop := func() Result {
+		in := input(hookio.Stop, nil)
+		in.Session = s
+		return Run(context.Background(), []Gate{blocker}, in, Policy{})
+	}
+	for i := 1; i <= maxStopBlocks; i++ {
+		if res := stop(); res.Answer.Decision != hookio.DecisionBlock {
+			t.Fatalf("stop %d: not blocked: %+v", i, res.Answer)
+		}
+	}
+	res := stop()
+	if res.Answer.Decision != "" || !strings.Contains(res.Answer.SystemMessage, "Still unmet:\nrun the tests") {
+		t.Fatalf("stop %d: not escalated: %+v", maxStopBlocks+1, res.Answer)
+	}
+	if r := res.Records[0]; r.Decision != Allow || r.Reason != "escalated:unmet" {
+		t.Fatalf("escalation record: %+v", r)
+	}
+	// Progress (a tool call) resets the count.
+	s.ToolsUsed = map[string]int{"Bash": 1}
+	if res := stop(); res.Answer.Decision != hookio.DecisionBlock {
+		t.Fatalf("after progress: not blocked: %+v", res.Answer)
+	}
+	// A Stop the gate allows forgets the count.
+	allow := fake{name: "req", verdicts: []Verdict{{Decision: Allow}}}
+	in := input(hookio.Stop, nil)
+	in.Session = s
+	Run(context.Background(), []Gate{allow}, in, Policy{})
+	if _, ok := s.Gates["req/Stop"]; ok {
+		t.Fatalf("count kept after an allowed stop: %+v", s.Gates)
+	}
+}

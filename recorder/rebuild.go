@@ -1,0 +1,170 @@
+package recorder
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/gitrepo"
+	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/transcript"
+	"github.com/dylan-gluck/spcstr/logs"
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+// state.json is a cache of the logs: every event the recorder applied is in
+// its event log, with the payload and the answer printed. Rebuild applies
+// them again, in order, to a new state. What it cannot know: gates'
+// bookkeeping (the consecutive Stop-block count, one-time notes), spcstr's
+// own errors other than those logged with their event, the branch at each
+// event (it takes the current one), and payload fields cut in the log
+// (over logs.max_payload_bytes).
+
+// logged is one event of a session, read back from its log.
+type logged struct {
+	at     time.Time
+	seq    int
+	name   string
+	input  json.RawMessage
+	answer json.RawMessage
+	errMsg string
+}
+
+// SessionEvents returns the ids of the sessions that have events in the
+// project's logs.
+func SessionEvents(layout state.Layout) (map[string]int, error) {
+	ids := map[string]int{}
+	err := eachEventLog(layout, func(path string) error {
+		return logs.ScanFile(path, func(raw []byte) error {
+			var e struct {
+				SessionID string `json:"session_id"`
+			}
+			if json.Unmarshal(raw, &e) == nil && state.ValidSessionID(e.SessionID) {
+				ids[e.SessionID]++
+			}
+			return nil
+		})
+	})
+	return ids, err
+}
+
+// eachEventLog calls fn for every event log of the project (rotated parts
+// included), skipping spcstr's own logs.
+func eachEventLog(layout state.Layout, fn func(path string) error) error {
+	paths, err := filepath.Glob(filepath.Join(layout.LogsDir(), "*.json"))
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if logs.Classify(filepath.Base(p)).Kind != logs.Events {
+			continue // spcstr's own logs, and anything that is not a log
+		}
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if err := fn(p); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(p), err)
+		}
+	}
+	return nil
+}
+
+// Rebuild computes a session's state from the project's logs. It returns
+// an error wrapping os.ErrNotExist when the logs hold no event of it.
+func Rebuild(ctx context.Context, layout state.Layout, id string, cfg *config.Config) (*state.Session, error) {
+	if !state.ValidSessionID(id) {
+		return nil, fmt.Errorf("%w: %q", state.ErrInvalidSessionID, state.Truncate(id, 80))
+	}
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	var events []logged
+	needle := []byte(`"` + id + `"`)
+	err := eachEventLog(layout, func(path string) error {
+		return logs.ScanFile(path, func(raw []byte) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if !bytes.Contains(raw, needle) {
+				return nil
+			}
+			var e logs.Entry
+			if json.Unmarshal(raw, &e) != nil || e.SessionID != id || e.Event == "" {
+				return nil
+			}
+			ev := logged{at: e.Timestamp, seq: len(events), name: e.Event, input: e.Input}
+			if e.Outcome != nil {
+				ev.answer, ev.errMsg = e.Outcome.Answer, e.Outcome.Error
+			}
+			events = append(events, ev)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(events) == 0 {
+		return nil, fmt.Errorf("session %s: no events in %s: %w", id, layout.LogsDir(), os.ErrNotExist)
+	}
+	sort.SliceStable(events, func(i, j int) bool { return events[i].at.Before(events[j].at) })
+
+	s := state.New(id, layout.Root, events[0].at)
+	for _, le := range events {
+		ev, err := hookio.Decode(le.input)
+		if err != nil {
+			continue // the recorder rejected it too
+		}
+		now := le.at.UTC()
+		if le.errMsg != "" {
+			s.Errors = append(s.Errors, state.Error{Timestamp: now, Type: state.ErrorSpcstr, Message: le.errMsg})
+		}
+		a := &applier{ev: ev, name: le.name, now: now, root: layout.Root}
+		a.apply(s)
+		if le.name == hookio.PreToolUse && hookio.IsSubagentTool(ev.ToolName) && denied(le.answer) {
+			dropAgentCall(s, ev.ToolUseID)
+		}
+	}
+	if repo, ok := gitrepo.Find(layout.Root); ok {
+		s.Branch = repo.Branch()
+	}
+	for i := 0; i < 64; i++ { // transcript.Update reads at most 32 MiB a call
+		off := s.Transcript.Offset
+		if err := transcript.Update(s.TranscriptPath, &s.Transcript, &s.Tokens); err != nil || s.Transcript.Offset == off {
+			break
+		}
+	}
+	s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, cfg.ContextWindow)
+	s.Bound(cfg.State.Keep)
+	return s, nil
+}
+
+// denied reports whether a logged answer denied a PreToolUse.
+func denied(answer json.RawMessage) bool {
+	if len(answer) == 0 {
+		return false
+	}
+	var a hookio.Answer
+	if json.Unmarshal(answer, &a) != nil || a.HookSpecificOutput == nil {
+		return false
+	}
+	return a.HookSpecificOutput.PermissionDecision == hookio.PermissionDeny
+}
+
+// RebuildState rebuilds a session's state.json from the logs and writes it
+// under the session's lock, replacing whatever is there.
+func RebuildState(ctx context.Context, layout state.Layout, id string, cfg *config.Config) (*state.Session, error) {
+	s, err := Rebuild(ctx, layout, id, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return layout.Update(ctx, id, s.UpdatedAt, state.UpdateOptions{Keep: cfg.State.Keep, Lazy: state.AllSections}, func(cur *state.Session, _ bool) error {
+		*cur = *s
+		return nil
+	})
+}

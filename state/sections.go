@@ -1,0 +1,324 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// Section names one of state.json's long lists. A hook that does not need
+// a list can leave it encoded (UpdateOptions.Lazy): the bytes are copied
+// back unchanged, so a hook's cost does not grow with the lists. Lists that
+// a hook only appends to (prompts, errors, notifications, files) may stay
+// lazy even when the hook appends: the new entries are merged on write.
+type Section uint8
+
+// The sections, in the order state.json stores them, one per line.
+const (
+	SectionAgents Section = 1 << iota
+	SectionFilesNew
+	SectionFilesEdited
+	SectionFilesRead
+	SectionErrors
+	SectionPrompts
+	SectionNotifications
+
+	// SectionFiles is the three file lists.
+	SectionFiles = SectionFilesNew | SectionFilesEdited | SectionFilesRead
+	// AllSections is every section.
+	AllSections Section = 1<<iota - 1
+)
+
+const nSections = 7
+
+// sectionLine is how each section's line starts and ends in the layout
+// written by encode: the head object's fields on the first line, then one
+// line per section.
+var sectionLine = [nSections]struct{ prefix, suffix string }{
+	{`"agents_history":`, `,`},
+	{`"files":{"new":`, `,`},
+	{`"edited":`, `,`},
+	{`"read":`, `},`},
+	{`"errors":`, `,`},
+	{`"prompts":`, `,`},
+	{`"notifications":`, `}`},
+}
+
+// lazy is the encoded form of the sections a hook left undecoded.
+type lazy struct {
+	raw [nSections][]byte
+	// encoded marks the sections still encoded (zero: all decoded).
+	encoded Section
+}
+
+// omit hides a field of the embedded Session when encoding the head.
+type omit *struct{}
+
+// head is a Session without its sections: outer fields shadow the
+// embedded ones of the same JSON name.
+type head struct {
+	*Session
+	AgentsHistory omit `json:"agents_history,omitempty"`
+	Files         omit `json:"files,omitempty"`
+	Errors        omit `json:"errors,omitempty"`
+	Prompts       omit `json:"prompts,omitempty"`
+	Notifications omit `json:"notifications,omitempty"`
+}
+
+// sectionValue returns a pointer to the field holding section i.
+func (s *Session) sectionValue(i int) any {
+	switch Section(1 << i) {
+	case SectionAgents:
+		return &s.AgentsHistory
+	case SectionFilesNew:
+		return &s.Files.New
+	case SectionFilesEdited:
+		return &s.Files.Edited
+	case SectionFilesRead:
+		return &s.Files.Read
+	case SectionErrors:
+		return &s.Errors
+	case SectionPrompts:
+		return &s.Prompts
+	default:
+		return &s.Notifications
+	}
+}
+
+// sectionLen returns the length of section i's (decoded or appended) list.
+func (s *Session) sectionLen(i int) int {
+	switch v := s.sectionValue(i).(type) {
+	case *[]Agent:
+		return len(*v)
+	case *[]string:
+		return len(*v)
+	case *[]Error:
+		return len(*v)
+	case *[]Prompt:
+		return len(*v)
+	default:
+		return len(*v.(*[]Notification))
+	}
+}
+
+// clearSection empties section i's list, dropping its backing array.
+func (s *Session) clearSection(i int) {
+	switch v := s.sectionValue(i).(type) {
+	case *[]Agent:
+		*v = nil
+	case *[]string:
+		*v = nil
+	case *[]Error:
+		*v = nil
+	case *[]Prompt:
+		*v = nil
+	case *[]Notification:
+		*v = nil
+	}
+}
+
+// encode writes the state in the sectioned layout: valid JSON that any
+// reader decodes whole, whose sections a hook can also find by line.
+func (s *Session) encode() ([]byte, error) {
+	h, err := json.Marshal(head{Session: s})
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Grow(len(h) + 256)
+	b.Write(h[:len(h)-1])
+	b.WriteString(",\n")
+	for i := 0; i < nSections; i++ {
+		b.WriteString(sectionLine[i].prefix)
+		if s.lz.encoded&(1<<i) != 0 {
+			b.Write(s.lz.raw[i])
+		} else {
+			data, err := json.Marshal(s.sectionValue(i))
+			if err != nil {
+				return nil, err
+			}
+			if bytes.Equal(data, []byte("null")) {
+				data = []byte("[]")
+			}
+			b.Write(data)
+		}
+		b.WriteString(sectionLine[i].suffix)
+		b.WriteByte('\n')
+	}
+	return b.Bytes(), nil
+}
+
+// decodeSectioned reads a state.json in the sectioned layout, decoding the
+// head and the sections in need and keeping the others encoded. It reports
+// false when data is not in that layout (an older or hand-edited file),
+// which the caller then decodes whole.
+func decodeSectioned(data []byte, s *Session, need Section) (bool, error) {
+	lines := bytes.Split(data, []byte("\n"))
+	if len(lines) != nSections+2 || len(bytes.TrimSpace(lines[nSections+1])) != 0 {
+		return false, nil
+	}
+	h := lines[0]
+	if len(h) < 2 || h[0] != '{' || h[len(h)-1] != ',' {
+		return false, nil
+	}
+	var raws [nSections][]byte
+	for i := 0; i < nSections; i++ {
+		l := lines[i+1]
+		raw, ok := bytes.CutPrefix(l, []byte(sectionLine[i].prefix))
+		if ok {
+			raw, ok = bytes.CutSuffix(raw, []byte(sectionLine[i].suffix))
+		}
+		if !ok || len(raw) < 2 || raw[0] != '[' || raw[len(raw)-1] != ']' {
+			return false, nil
+		}
+		raws[i] = raw
+	}
+	hb := append(append([]byte(nil), h[:len(h)-1]...), '}')
+	if err := json.Unmarshal(hb, s); err != nil {
+		return true, err
+	}
+	s.lz.raw, s.lz.encoded = raws, AllSections
+	return true, s.load(need)
+}
+
+// load decodes the sections in need that are still encoded, keeping any
+// entries appended to them meanwhile (after the decoded ones; a path
+// already listed is not added twice).
+func (s *Session) load(need Section) error {
+	for i := 0; i < nSections; i++ {
+		bit := Section(1 << i)
+		if need&bit == 0 || s.lz.encoded&bit == 0 {
+			continue
+		}
+		list := s.sectionValue(i)
+		var added []byte
+		if s.sectionLen(i) > 0 {
+			var err error
+			if added, err = json.Marshal(list); err != nil {
+				return err
+			}
+		}
+		// Decode into a new list: json.Unmarshal would reuse the
+		// appended entries' elements and keep their fields where the
+		// old entries omit them.
+		s.clearSection(i)
+		if err := json.Unmarshal(s.lz.raw[i], list); err != nil {
+			return fmt.Errorf("section %s: %w", sectionLine[i].prefix, err)
+		}
+		s.noteDropped(bit, s.sectionLen(i))
+		if added != nil {
+			if err := appendDecoded(list, added); err != nil {
+				return err
+			}
+		}
+		s.lz.encoded &^= bit
+		s.lz.raw[i] = nil
+	}
+	return nil
+}
+
+// Decode decodes the sections in secs that an update left encoded, so
+// that code which reads them (a gate) sees them whole. Entries appended
+// meanwhile are kept.
+func (s *Session) Decode(secs Section) error { return s.load(secs) }
+
+// merge settles the sections left encoded after an update: untouched ones
+// stay as they were; paths appended to a file list are added unless
+// already listed (found in the encoded list, without decoding it); entries
+// appended to any other list are added after its decoded entries.
+func (s *Session) merge() error {
+	var decode Section
+	for i := 0; i < nSections; i++ {
+		bit := Section(1 << i)
+		if s.lz.encoded&bit == 0 || s.sectionLen(i) == 0 {
+			continue
+		}
+		if bit&SectionFiles != 0 {
+			list := s.sectionValue(i).(*[]string)
+			s.lz.raw[i] = appendNewPaths(s.lz.raw[i], *list)
+			*list = []string{}
+			continue
+		}
+		decode |= bit
+	}
+	return s.load(decode)
+}
+
+// appendDecoded decodes the JSON list extra and appends it to the list
+// that ptr points to.
+func appendDecoded(ptr any, extra []byte) error {
+	switch v := ptr.(type) {
+	case *[]Agent:
+		var more []Agent
+		if err := json.Unmarshal(extra, &more); err != nil {
+			return err
+		}
+		*v = append(*v, more...)
+	case *[]Error:
+		var more []Error
+		if err := json.Unmarshal(extra, &more); err != nil {
+			return err
+		}
+		*v = append(*v, more...)
+	case *[]Prompt:
+		var more []Prompt
+		if err := json.Unmarshal(extra, &more); err != nil {
+			return err
+		}
+		*v = append(*v, more...)
+	case *[]Notification:
+		var more []Notification
+		if err := json.Unmarshal(extra, &more); err != nil {
+			return err
+		}
+		*v = append(*v, more...)
+	case *[]string:
+		var more []string
+		if err := json.Unmarshal(extra, &more); err != nil {
+			return err
+		}
+		for _, p := range more {
+			if !slices.Contains(*v, p) {
+				*v = append(*v, p)
+			}
+		}
+	}
+	return nil
+}
+
+// appendNewPaths adds to the encoded list of strings raw the paths it does
+// not hold yet. An element of a compact JSON list of strings is found as
+// its encoding preceded by '[' or ',' and followed by ',' or ']': inside a
+// string every '"' is escaped, so that pattern cannot occur within one.
+func appendNewPaths(raw []byte, paths []string) []byte {
+	for _, p := range paths {
+		enc, err := json.Marshal(p)
+		if err != nil || containsElement(raw, enc) {
+			continue
+		}
+		out := make([]byte, 0, len(raw)+len(enc)+1)
+		out = append(out, raw[:len(raw)-1]...)
+		if len(raw) > 2 {
+			out = append(out, ',')
+		}
+		out = append(out, enc...)
+		raw = append(out, ']')
+	}
+	return raw
+}
+
+func containsElement(raw, enc []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(raw[off:], enc)
+		if i < 0 {
+			return false
+		}
+		at := off + i
+		end := at + len(enc)
+		if at > 0 && (raw[at-1] == '[' || raw[at-1] == ',') && end < len(raw) && (raw[end] == ',' || raw[end] == ']') {
+			return true
+		}
+		off = at + 1
+	}
+}
