@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/gate"
@@ -191,9 +190,7 @@ func cut(d *delta, keep func(time.Time) bool) ([][]*item, int) {
 // errStopBefore ends a file's read before the entry that returned it.
 var errStopBefore = errors.New("stop before this entry")
 
-func isDecisions(name string) bool {
-	return strings.HasPrefix(name, gate.DecisionsLog+".")
-}
+func isDecisions(name string) bool { return logs.Classify(name).Kind == logs.Decisions }
 
 // decode reads one log entry. It returns nil for anything that is not one.
 // Without content, the payload's bulky fields are dropped at once.
