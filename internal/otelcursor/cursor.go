@@ -236,8 +236,9 @@ func Behind(l state.Layout, c *Cursor) (bytes int64, files int, err error) {
 		if fi.Size() < off {
 			off = 0
 		}
-		// A log ends in "\n]" after its last entry: two bytes never shipped.
-		if n := fi.Size() - off; n > 2 {
+		// A log ends in "\n]" (and maybe a newline) after its last entry:
+		// bytes that are never shipped.
+		if n := fi.Size() - off; n > 8 {
 			bytes += n
 			files++
 		}
