@@ -34,6 +34,7 @@ Exit status: 0 when there is no problem (warning or error), 1 otherwise.
 			if err != nil {
 				return err
 			}
+			humanOutput(cmd, asJSON)
 			report := doctor.Run(cmd.Context(), doctor.DefaultEnv(root), doctor.DefaultChecks())
 			if asJSON {
 				err = report.WriteJSON(cmd.OutOrStdout())

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/export"
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -62,11 +63,21 @@ The JSON form's schema is "` + export.Schema + `" (see export/SCHEMA.md).`,
 			var buf bytes.Buffer
 			err := export.Export(cmd.Context(), &buf, state.Layout{Root: root}, sel, format, opt)
 			if buf.Len() > 0 {
+				// The session's text is untrusted (prompts, tool output):
+				// JSON has its C1 controls escaped (it decodes the same);
+				// Markdown on a terminal has every escape sequence and
+				// control stripped.
+				data := buf.Bytes()
+				if f, _ := export.ParseFormat(format); f == export.FormatJSON {
+					data = termtext.EscapeJSON(data)
+				} else if output == "" || output == "-" {
+					data = []byte(termtext.Strip(string(data)))
+				}
 				if output != "" && output != "-" {
-					if werr := jsonfile.Write(output, buf.Bytes()); werr != nil {
+					if werr := jsonfile.Write(output, data); werr != nil {
 						return fmt.Errorf("export: %w", werr)
 					}
-				} else if _, werr := cmd.OutOrStdout().Write(buf.Bytes()); werr != nil {
+				} else if _, werr := cmd.OutOrStdout().Write(data); werr != nil {
 					return werr
 				}
 			}

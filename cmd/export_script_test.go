@@ -8,41 +8,27 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-var (
-	exportBinOnce sync.Once
-	exportBinDir  string
-	exportBinErr  error
-)
-
-// exportBinary builds spcstr once for the export scripts. (The scripts run
-// the real binary from PATH rather than through testscript.Main, so that
-// this driver needs no TestMain of its own beside other commands' drivers.)
+// exportBinary builds spcstr for the export scripts into the test's
+// temporary folder (removed when the test ends) and returns that folder.
+// (The scripts run the real binary from PATH rather than through
+// testscript.Main.)
 func exportBinary(t *testing.T) string {
 	t.Helper()
-	exportBinOnce.Do(func() {
-		exportBinDir, exportBinErr = os.MkdirTemp("", "spcstr-export-script-")
-		if exportBinErr != nil {
-			return
-		}
-		name := "spcstr"
-		if os.PathSeparator == '\\' {
-			name += ".exe"
-		}
-		out, err := exec.Command("go", "build", "-o", filepath.Join(exportBinDir, name), "github.com/dylan-gluck/spcstr/cmd/spcstr").CombinedOutput()
-		if err != nil {
-			exportBinErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if exportBinErr != nil {
-		t.Fatal(exportBinErr)
+	dir := t.TempDir()
+	name := "spcstr"
+	if os.PathSeparator == '\\' {
+		name += ".exe"
 	}
-	return exportBinDir
+	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), "github.com/dylan-gluck/spcstr/cmd/spcstr").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir
 }
 
 // TestExportScript runs cmd/testdata/export/*.txtar against the built

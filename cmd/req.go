@@ -33,6 +33,9 @@ requirements framework.
 The session is --session ID (a full id or its 8-character key), else
 $CLAUDE_CODE_SESSION_ID, else this project's newest live session.`,
 		SilenceUsage: true,
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			humanOutput(cmd, fl.json)
+		},
 	}
 	c.PersistentFlags().StringVar(&fl.session, "session", "", "session id (default: $CLAUDE_CODE_SESSION_ID, else the newest live session)")
 	c.PersistentFlags().BoolVar(&fl.json, "json", false, "print JSON")

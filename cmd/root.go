@@ -12,6 +12,8 @@ import (
 	"os/signal"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // exitError carries a specific exit code out of a command.
@@ -71,11 +73,12 @@ func Execute() int {
 		var ee *exitError
 		if errors.As(err, &ee) {
 			if ee.err != nil && ee.err.Error() != "" {
-				fmt.Fprintln(os.Stderr, "spcstr:", ee.err)
+				fmt.Fprintln(os.Stderr, "spcstr:", termtext.Strip(ee.err.Error()))
 			}
 			return ee.code
 		}
-		fmt.Fprintln(os.Stderr, "spcstr:", err)
+		// An error can quote a committed file: no raw escapes.
+		fmt.Fprintln(os.Stderr, "spcstr:", termtext.Strip(err.Error()))
 		return 1
 	}
 	return 0

@@ -16,13 +16,23 @@ var (
 )
 
 // versionString describes this build: the release's ldflags when set,
-// otherwise the module version and VCS data Go embedded at build time.
+// otherwise the module version and the VCS data Go embedded at build time
+// (a `go build` or `go install` from a git checkout records the commit,
+// its date and whether the work tree had uncommitted changes).
 func versionString() string {
-	v, c, d := version, commit, date
-	if info, ok := debug.ReadBuildInfo(); ok {
+	info, _ := debug.ReadBuildInfo()
+	return describeBuild(version, commit, date, info) + " " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+}
+
+// describeBuild is "spcstr VERSION (COMMIT, DATE[, modified])": the values
+// set through -ldflags win; the build info fills in the rest.
+func describeBuild(v, c, d string, info *debug.BuildInfo) string {
+	modified := false
+	if info != nil {
 		if v == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 			v = info.Main.Version
 		}
+		ldflagsCommit := c != ""
 		for _, s := range info.Settings {
 			switch s.Key {
 			case "vcs.revision":
@@ -33,6 +43,8 @@ func versionString() string {
 				if d == "" {
 					d = s.Value
 				}
+			case "vcs.modified":
+				modified = s.Value == "true" && !ldflagsCommit
 			}
 		}
 	}
@@ -48,9 +60,12 @@ func versionString() string {
 		if d != "" {
 			s += ", " + d
 		}
+		if modified {
+			s += ", modified"
+		}
 		s += ")"
 	}
-	return s + " " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+	return s
 }
 
 func newVersionCmd() *cobra.Command {

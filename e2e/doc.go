@@ -1,10 +1,18 @@
 // Package e2e owns the end-to-end tests that drive the real Claude Code CLI
-// through the offline harness ($SPCSTR_HARNESS: the real client against a
-// scripted mock of the API) with `spcstr hook` as the hook command, and check
+// offline through the project's own harness (e2e/harness: the CLI at the
+// version pinned in e2e/package.json, against a scripted mock of the
+// Anthropic Messages API) with `spcstr hook` as the hook command, and check
 // spcstr's state and logs against the payloads Claude Code actually sent
-// (captured.jsonl). It has no code of its own outside its tests.
+// (captured.jsonl). The scenarios are testdata/scenarios/*.json. It has no
+// code of its own outside its tests and the harness.
 //
-// The tests need an installed harness: set SPCSTR_HARNESS to a folder where
-// `npm ci` has been run (scripts/harness-setup.sh makes one). Without it they
-// fail, except under `go test -short`, where they are skipped.
+// The tests need the CLI: scripts/install-claude installs it (npm ci into a
+// cache folder), and scripts/test does everything. Without it they are
+// skipped with a message saying how to run them (under scripts/test, where
+// SPCSTR_E2E_REQUIRE=1, they fail instead).
+//
+// go test ./e2e -run TestScenarios -args -record re-records the test data
+// other packages keep from these runs: recorder/testdata/captures (the
+// recorder's golden inputs and part of its bundled corpus) and the
+// transcripts in internal/transcript/testdata.
 package e2e

@@ -3,16 +3,16 @@ package e2e
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dylan-gluck/spcstr/e2e/harness"
 )
 
 // scenario is one harness run.
@@ -222,13 +222,10 @@ type logEntry struct {
 	} `json:"outcome"`
 }
 
-// shq quotes s for bash.
-func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 // runScenario runs one scenario through the harness and loads everything
-// it produced. It fails the test when the harness run itself failed or the
-// run did not do what the scenario's "expect" block says (check.py), so
-// that the assertions on spcstr start from a known Claude Code behaviour.
+// it produced. It fails the test when the run itself failed or did not do
+// what the scenario's "expect" block says (harness.Check), so that the
+// assertions on spcstr start from a known Claude Code behaviour.
 func runScenario(t *testing.T, sc scenario) *run {
 	t.Helper()
 	base := t.TempDir()
@@ -237,21 +234,21 @@ func runScenario(t *testing.T, sc scenario) *run {
 		if err := os.RemoveAll(base); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.MkdirAll(base, 0o755); err != nil {
-			t.Fatal(err)
-		}
 	}
-	base, err := filepath.EvalSymlinks(base)
+	out := filepath.Join(base, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := filepath.EvalSymlinks(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scFile := filepath.Join(base, sc.name+".json")
-	writeScenario(t, sc.file, scFile)
-	out := filepath.Join(base, "out")
 	r := &run{sc: sc, out: out, project: filepath.Join(out, "project")}
 	r.spcstr = filepath.Join(r.project, ".spcstr")
+	scFile := filepath.Join(base, sc.name+".json")
+	writeScenario(t, sc.file, scFile)
 
-	hook := "SPCSTR_REGISTRY=" + shq(filepath.Join(out, "registry.json")) + " "
+	hook := "SPCSTR_REGISTRY=" + harness.ShellQuote(filepath.Join(out, "registry.json")) + " "
 	if sc.noProjectDir {
 		hook += "env -u CLAUDE_PROJECT_DIR "
 	}
@@ -261,31 +258,22 @@ func runScenario(t *testing.T, sc scenario) *run {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hook += shq(chain) + " " + shq(spcstrBin) + " " + shq(runs) + " " + shq(sc.helper)
+		hook += harness.ShellQuote(chain) + " " + harness.ShellQuote(spcstrBin) + " " + harness.ShellQuote(runs) + " " + sc.helper
 	} else {
-		hook += shq(spcstrBin) + " hook"
+		hook += harness.ShellQuote(spcstrBin) + " hook"
 	}
 
-	ctx, cancel := context.WithTimeout(t.Context(), 6*time.Minute)
-	defer cancel()
-	t0 := time.Now()
-	cmd := exec.CommandContext(ctx, filepath.Join(harnessDir, "run-scenario.sh"), scFile, hook, out)
-	if os.Getenv("HARNESS_TIMEOUT") == "" {
-		// The scenarios' own limits (120-150 s) are tight on a loaded
-		// 2-core machine, where a run has been seen to take 90 s.
-		cmd.Env = append(os.Environ(), "HARNESS_TIMEOUT=300")
-	}
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	err = cmd.Run()
-	r.elapsed = time.Since(t0)
+	// The scenarios' own limits (120-150 s) are tight on a loaded 2-core
+	// machine, where a run has been seen to take 90 s.
+	res, err := env.Run(t.Context(), harness.Options{Scenario: scFile, HookCommand: hook, OutDir: out, Timeout: 5 * time.Minute})
 	if err != nil {
-		claudeErr, _ := os.ReadFile(filepath.Join(out, "claude.stderr"))
-		t.Fatalf("run-scenario.sh %s: %v\n%s\nclaude.stderr:\n%s", sc.name, err, stderr.Bytes(), tail(claudeErr, 2000))
+		t.Fatalf("harness run %s: %v", sc.name, err)
 	}
-	check := exec.CommandContext(ctx, "python3", filepath.Join(harnessDir, "check.py"), scFile, out)
-	if msg, err := check.CombinedOutput(); err != nil || len(bytes.TrimSpace(msg)) > 0 {
-		t.Fatalf("Claude Code did not behave as scenario %s expects (check.py: %v), so spcstr's records cannot be judged:\n%s", sc.name, err, msg)
+	r.elapsed = res.Elapsed
+	if fails := harness.Check(scFile, res); len(fails) > 0 {
+		claudeErr, _ := os.ReadFile(filepath.Join(out, "claude.stderr"))
+		t.Fatalf("Claude Code did not behave as scenario %s expects, so spcstr's records cannot be judged:\n%s\nclaude.stderr:\n%s",
+			sc.name, strings.Join(fails, "\n"), tail(claudeErr, 2000))
 	}
 
 	r.captured = readCaptured(t, filepath.Join(out, "captured.jsonl"))

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dylan-gluck/spcstr/e2e/harness"
 )
 
 // maxParallel is how many scenarios run at once: each runs the Claude Code
@@ -32,25 +34,28 @@ var extraChecks = map[string]func(t *testing.T, r *run){
 	"cwd-no-project-dir": checkCwd,
 }
 
-// scenarios lists every scenario the harness ships plus ours
-// (testdata/scenarios), and a variant of cwd in which spcstr does not get
-// CLAUDE_PROJECT_DIR and must find the root from the payload's cwd.
+// scenarios lists testdata/scenarios, plus a variant of cwd in which
+// spcstr does not get CLAUDE_PROJECT_DIR and must find the root from the
+// payload's cwd.
 //
-// The harness's stop-block and permissions scenarios are about their own
-// helper hooks (a Stop block, a PermissionRequest allow); they run with
-// testdata/chain.sh, which runs spcstr and then the helper on the same
-// stdin, like two hooks registered for one event.
+// The stop-block and permissions scenarios are about their helper hooks (a
+// Stop block, a PermissionRequest allow); they run with testdata/chain.sh,
+// which runs spcstr and then the helper on the same stdin, like two hooks
+// registered for one event.
 func scenarios(t *testing.T) []scenario {
 	t.Helper()
 	var out []scenario
-	harness, err := filepath.Glob(filepath.Join(harnessDir, "scenarios", "*.json"))
+	files, err := filepath.Glob(filepath.Join("testdata", "scenarios", "*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range harness {
-		sc := scenario{name: strings.TrimSuffix(filepath.Base(f), ".json"), file: f}
+	for _, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var meta struct {
-			Helper string `json:"selftest_hook_command"`
+			Helper string `json:"helper"`
 		}
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -59,29 +64,19 @@ func scenarios(t *testing.T) []scenario {
 		if err := json.Unmarshal(data, &meta); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		sc := scenario{name: name, file: abs}
 		if meta.Helper != "" {
-			sc.helper = filepath.Join(harnessDir, meta.Helper)
+			sc.helper = harness.ShellQuote(env.Hookwrap) + " helper " + meta.Helper
 		}
 		out = append(out, sc)
-	}
-	ours, err := filepath.Glob(filepath.Join("testdata", "scenarios", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range ours {
-		abs, err := filepath.Abs(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		out = append(out, scenario{name: name, file: abs})
 		if name == "cwd" {
 			out = append(out, scenario{name: "cwd-no-project-dir", file: abs, noProjectDir: true})
 		}
 	}
-	for _, want := range []string{"basic", "agents", "agents-background", "compact", "cwd"} {
+	for want := range extraChecks {
 		if !slices.ContainsFunc(out, func(s scenario) bool { return s.name == want }) {
-			t.Errorf("scenario %s is missing (harness at %s)", want, harnessDir)
+			t.Errorf("scenario %s is missing from testdata/scenarios", want)
 		}
 	}
 	return out
@@ -102,6 +97,9 @@ func TestScenarios(t *testing.T) {
 			r := runScenario(t, sc)
 			<-sem
 			t.Logf("%s: %d hook payloads, run took %s; outputs in %s", sc.name, len(r.captured), r.elapsed.Round(100*time.Millisecond), r.out)
+			if *record && !sc.noProjectDir {
+				saveRecording(t, r)
+			}
 			r.loadSpcstr(t)
 			logHookLatency(t, r)
 			checkAll(t, r)
@@ -308,4 +306,45 @@ func checkCwd(t *testing.T, r *run) {
 	if inSub == 0 {
 		t.Error("no payload had the sub folder as cwd: the scenario did not exercise cd")
 	}
+}
+
+// saveRecording keeps a run as test data of other packages (-record): the
+// captured payloads as the recorder's golden inputs, and for the agents
+// scenario the main and first subagent transcripts for the transcript
+// package's tests.
+func saveRecording(t *testing.T, r *run) {
+	t.Helper()
+	root, err := harness.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyFile := func(from, to string) {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("recorded %s", to)
+	}
+	copyFile(filepath.Join(r.out, "captured.jsonl"), filepath.Join(root, "recorder", "testdata", "captures", r.sc.name+".jsonl"))
+	if r.sc.name != "agents" {
+		return
+	}
+	dir := filepath.Join(root, "internal", "transcript", "testdata")
+	copyFile(r.captured[len(r.captured)-1].p.TranscriptPath, filepath.Join(dir, "agents-main.jsonl"))
+	for _, c := range r.captured {
+		var p struct {
+			Path string `json:"agent_transcript_path"`
+		}
+		if c.Event == "SubagentStop" && json.Unmarshal(c.Payload, &p) == nil && p.Path != "" {
+			copyFile(p.Path, filepath.Join(dir, "agents-sidechain.jsonl"))
+			return
+		}
+	}
+	t.Error("no SubagentStop with an agent_transcript_path to record")
 }

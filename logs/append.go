@@ -5,10 +5,14 @@
 //
 // Format: "[\n" + one entry per line, lines joined by ",\n" + "\n]\n". An
 // append takes the log's lock, overwrites the closing bracket with
-// ",\n<entry>\n]\n", and never reads or rewrites the array. A tail torn by a
-// crash is repaired on the next append (the partial line is cut off and kept
-// in repairs.json); a file that is not a log at all is set aside, never
-// overwritten. A log over its size limit is rotated to <name>.<n>.json.
+// ",\n<entry>\n]\n", and never reads or rewrites the array. A new log is
+// created with its first entry atomically; an append that fails (full disk,
+// file-size limit) is rolled back. A tail torn by a killed hook is repaired
+// by the next hook of any event (RepairInterrupted, through an in-flight
+// marker), or else by the next append (the partial line is cut off and kept
+// in repairs.json); a file that is not a log at all (or a folder, a FIFO) is
+// set aside, never overwritten. No path below .spcstr/ is followed out of
+// it. Readers tolerate a torn tail.
 //
 // Readers tolerate a torn tail: Stream and Scan read a whole log, Tail
 // follows one from an offset, TailWindow reads the end of one and Backward
@@ -22,12 +26,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // Options tunes Append.
@@ -40,49 +47,203 @@ type Options struct {
 	NoRepairLog bool
 }
 
+// InflightDir is the folder (below the logs folder) that holds one marker
+// per append under way: created before the log is touched, removed once the
+// append is whole. A marker whose log is not locked was left by a killed
+// hook; RepairInterrupted mends that log.
+const InflightDir = ".inflight"
+
 // Append adds one entry (a single JSON value with no raw newlines: use
-// json.Marshal or json.Compact) to the log at path.
+// json.Marshal or json.Compact) to the log at path. Nothing below a
+// project's .spcstr/ is followed out of it. A new log is created with its
+// first entry in one atomic step; an append that fails (a full disk, a
+// file-size limit) is rolled back, so the log at rest is always whole.
 func Append(ctx context.Context, path string, entry []byte, opt Options) error {
 	if len(entry) == 0 || bytes.IndexByte(entry, '\n') >= 0 {
 		return errors.New("logs: entry must be one non-empty line of JSON")
 	}
-	unlock, err := jsonfile.Lock(ctx, path)
+	root, rel, err := safefs.BeneathCreate(path)
 	if err != nil {
 		return err
 	}
-	repaired, err := appendLocked(path, entry, opt)
+	defer root.Close()
+	unlock, err := safefs.Lock(ctx, root, lockName(rel), jsonfile.LockTimeout)
+	if err != nil {
+		return err
+	}
+	marker := markerName(rel)
+	if err := root.Mkdir(marker, 0o755); errors.Is(err, fs.ErrNotExist) {
+		_ = root.Mkdir(filepath.Dir(marker), 0o755)
+		_ = root.Mkdir(marker, 0o755)
+	}
+	repaired, err := appendLocked(root, rel, entry, opt)
+	if err == nil {
+		_ = root.Remove(marker)
+	}
 	unlock()
 	if err != nil {
 		return err
 	}
-	if len(bytes.Trim(repaired, " \t\r\n,[]")) > 0 && !opt.NoRepairLog {
-		rec, _ := json.Marshal(map[string]any{
-			"timestamp": time.Now().UTC(),
-			"file":      filepath.Base(path),
-			"dropped":   strings.ToValidUTF8(string(repaired), "\uFFFD"),
-		})
-		_ = Append(ctx, filepath.Join(filepath.Dir(path), Name(Repairs, "")+Ext), rec, Options{NoRepairLog: true})
-	}
+	noteRepair(ctx, root, rel, repaired, opt)
 	return nil
 }
 
-func appendLocked(path string, entry []byte, opt Options) (dropped []byte, err error) {
+// noteRepair keeps the bytes a repair cut off in repairs.json.
+func noteRepair(ctx context.Context, root *os.Root, rel string, repaired []byte, opt Options) {
+	if len(bytes.Trim(repaired, " \t\r\n,[]")) == 0 || opt.NoRepairLog {
+		return
+	}
+	rec, _ := json.Marshal(map[string]any{
+		"timestamp": time.Now().UTC(),
+		"file":      filepath.Base(rel),
+		"dropped":   strings.ToValidUTF8(string(repaired), "\uFFFD"),
+	})
+	_ = Append(ctx, filepath.Join(root.Name(), filepath.Dir(rel), Name(Repairs, "")+Ext), rec, Options{NoRepairLog: true})
+}
+
+func lockName(rel string) string {
+	return filepath.Join(filepath.Dir(rel), "."+filepath.Base(rel)+".lock")
+}
+
+func markerName(rel string) string {
+	return filepath.Join(filepath.Dir(rel), InflightDir, filepath.Base(rel))
+}
+
+// RepairInterrupted mends the logs in dir whose append was interrupted
+// (a hook killed mid-write): each in-flight marker whose log nobody holds
+// locked. It costs one read of a folder that is empty unless an append is
+// under way or was killed, so every hook can call it whatever the logs'
+// size and number.
+func RepairInterrupted(ctx context.Context, dir string) error {
+	// One lstat: a folder's link count is 2 plus its subfolders (the
+	// markers) on the usual Linux file systems; anything else (another
+	// count, another system) takes the full look.
+	if fi, err := os.Lstat(filepath.Join(dir, InflightDir)); err != nil || (fi.IsDir() && emptyDir(fi)) {
+		return nil
+	}
+	root, rel, err := safefs.Beneath(filepath.Join(dir, InflightDir))
+	if err != nil {
+		return nil // no logs folder yet
+	}
+	defer root.Close()
+	mf, err := root.Open(rel)
+	if err != nil {
+		return nil // no marker folder: nothing was ever interrupted
+	}
+	names, err := mf.Readdirnames(-1)
+	mf.Close()
+	if err != nil || len(names) == 0 {
+		return err
+	}
+	logsRel := filepath.Dir(rel)
+	var errs []error
+	for _, name := range names {
+		logRel := filepath.Join(logsRel, name)
+		lf, err := root.OpenFile(lockName(logRel), os.O_RDWR|os.O_CREATE|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		// A zero timeout: a log someone holds is being appended to by a
+		// live hook, whose own marker it is.
+		if safefs.LockFile(ctx, lf, false, 0) != nil {
+			lf.Close()
+			continue
+		}
+		marker := markerName(logRel)
+		if _, err := root.Lstat(marker); err == nil {
+			repaired, err := repairLocked(root, logRel)
+			if err == nil {
+				_ = root.Remove(marker)
+			}
+			lf.Close()
+			if err != nil {
+				errs = append(errs, fmt.Errorf("repair %s: %w", name, err))
+				continue
+			}
+			noteRepair(ctx, root, logRel, repaired, Options{NoRepairLog: name == Name(Repairs, "")+Ext})
+			continue
+		}
+		lf.Close()
+	}
+	return errors.Join(errs...)
+}
+
+// repairLocked makes the log at rel whole again without adding an entry.
+func repairLocked(root *os.Root, rel string) (dropped []byte, err error) {
+	f, fi, err := openLog(root, rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := fi.Size()
+	if size == 0 {
+		return nil, root.Remove(rel)
+	}
+	if isArray, sure, err := startsArray(f, size); err != nil || (sure && !isArray) {
+		return nil, err // not a log: the next append sets it aside
+	}
+	if _, _, ok, err := findClose(f, size); err != nil || ok {
+		return nil, err
+	}
+	cut, empty, ok, err := findLastComplete(f, size)
+	if err != nil || !ok {
+		return nil, err
+	}
+	dropped = make([]byte, size-cut)
+	if _, err := f.ReadAt(dropped, cut); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read torn tail: %w", err)
+	}
+	_ = empty
+	if err := writeTail(f, cut, size, nil, "\n]\n"); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSpace(dropped), nil
+}
+
+// openLog opens an existing log for update, only if it is a regular file.
+func openLog(root *os.Root, rel string) (*os.File, fs.FileInfo, error) {
+	f, err := root.OpenFile(rel, os.O_RDWR|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		if errors.Is(err, syscall.EISDIR) {
+			return nil, nil, fmt.Errorf("open log %s: %w", rel, safefs.ErrNotRegular)
+		}
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fi, fmt.Errorf("open log %s: %w", rel, safefs.ErrNotRegular)
+	}
+	return f, fi, nil
+}
+
+func appendLocked(root *os.Root, rel string, entry []byte, opt Options) (dropped []byte, err error) {
 	if opt.MaxBytes > 0 {
-		if fi, err := os.Stat(path); err == nil && fi.Size() > opt.MaxBytes {
-			if err := rotate(path); err != nil {
+		if fi, err := root.Lstat(rel); err == nil && fi.Mode().IsRegular() && fi.Size() > opt.MaxBytes {
+			if err := rotate(root, rel); err != nil {
 				return nil, err
 			}
 		}
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, fi, err := openLog(root, rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, create(root, rel, entry)
+	}
+	if errors.Is(err, safefs.ErrNotRegular) {
+		return nil, setAside(root, rel, entry)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open log: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("stat log: %w", err)
-	}
 	size := fi.Size()
 	if size == 0 {
 		return nil, writeAt(f, 0, size, "[\n", entry)
@@ -92,7 +253,8 @@ func appendLocked(path string, entry []byte, opt Options) (dropped []byte, err e
 		return nil, err
 	}
 	if sure && !isArray {
-		return nil, setAside(f, path, entry)
+		f.Close()
+		return nil, setAside(root, rel, entry)
 	}
 	if sure {
 		pos, empty, ok, err := findClose(f, size)
@@ -112,7 +274,8 @@ func appendLocked(path string, entry []byte, opt Options) (dropped []byte, err e
 		return nil, err
 	}
 	if !ok {
-		return nil, setAside(f, path, entry)
+		f.Close()
+		return nil, setAside(root, rel, entry)
 	}
 	dropped = make([]byte, size-cut)
 	if _, err := f.ReadAt(dropped, cut); err != nil && !errors.Is(err, io.EOF) {
@@ -125,19 +288,25 @@ func appendLocked(path string, entry []byte, opt Options) (dropped []byte, err e
 	return bytes.TrimSpace(dropped), writeAt(f, cut, size, sep, entry)
 }
 
-// setAside keeps a file that is not a log spcstr can extend under a new
-// name and starts a new log at path with entry.
-func setAside(f *os.File, path string, entry []byte) error {
-	f.Close()
-	if err := os.Rename(path, jsonfile.SetAsideName(path, time.Now())); err != nil {
-		return fmt.Errorf("set aside unreadable log: %w", err)
-	}
-	nf, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
+// create writes a new log holding entry in one atomic step (temp file,
+// rename), so that no reader ever sees an empty or partial new log.
+func create(root *os.Root, rel string, entry []byte) error {
+	buf := make([]byte, 0, len(entry)+5)
+	buf = append(append(append(buf, "[\n"...), entry...), "\n]\n"...)
+	if err := safefs.WriteAtomic(root, rel, buf, 0o644); err != nil {
 		return fmt.Errorf("create log: %w", err)
 	}
-	defer nf.Close()
-	return writeAt(nf, 0, 0, "[\n", entry)
+	return nil
+}
+
+// setAside keeps whatever is at rel and is not a log spcstr can extend (a
+// foreign document, a folder, a FIFO) under a new name and starts a new log
+// at rel with entry.
+func setAside(root *os.Root, rel string, entry []byte) error {
+	if err := root.Rename(rel, jsonfile.SetAsideName(rel, time.Now())); err != nil {
+		return fmt.Errorf("set aside unreadable log: %w", err)
+	}
+	return create(root, rel, entry)
 }
 
 // startsArray reads the head of the file: isArray tells whether its first
@@ -162,12 +331,29 @@ func startsArray(f *os.File, size int64) (isArray, sure bool, err error) {
 // writeAt writes sep + entry + "\n]\n" at off and cuts anything left beyond
 // it (only possible when the old tail was longer, i.e. during a repair).
 func writeAt(f *os.File, off, size int64, sep string, entry []byte) error {
-	buf := make([]byte, 0, len(sep)+len(entry)+3)
-	buf = append(buf, sep...)
-	buf = append(buf, entry...)
-	buf = append(buf, "\n]\n"...)
+	return writeTail(f, off, size, []byte(sep), string(entry)+"\n]\n")
+}
+
+// writeTail writes head+tail at off and truncates the file there. If the
+// write fails part-way (a full disk, a file-size limit), the bytes it
+// overwrote are put back and the file is cut to its old size: the log at
+// rest stays what it was.
+func writeTail(f *os.File, off, size int64, head []byte, tail string) error {
+	buf := make([]byte, 0, len(head)+len(tail))
+	buf = append(append(buf, head...), tail...)
+	var old []byte
+	if off < size {
+		old = make([]byte, size-off)
+		if _, err := f.ReadAt(old, off); err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("read log tail: %w", err)
+		}
+	}
 	if _, err := f.WriteAt(buf, off); err != nil {
-		return fmt.Errorf("append log: %w", err)
+		if len(old) > 0 {
+			_, _ = f.WriteAt(old, off)
+		}
+		_ = f.Truncate(size)
+		return fmt.Errorf("append log (rolled back): %w", err)
 	}
 	if end := off + int64(len(buf)); end < size {
 		if err := f.Truncate(end); err != nil {
@@ -314,12 +500,12 @@ func lastCompleteLine(data []byte, open int) (cut int, empty, ok bool) {
 func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\r' || b == '\t' }
 
 // rotate moves a full log to the first free <name>.<n>.json.
-func rotate(path string) error {
-	base := strings.TrimSuffix(path, Ext)
+func rotate(root *os.Root, rel string) error {
+	base := strings.TrimSuffix(rel, Ext)
 	for n := 1; n < 100000; n++ {
 		target := segmentName(base, n)
-		if _, err := os.Lstat(target); errors.Is(err, os.ErrNotExist) {
-			if err := os.Rename(path, target); err != nil {
+		if _, err := root.Lstat(target); errors.Is(err, os.ErrNotExist) {
+			if err := root.Rename(rel, target); err != nil {
 				return fmt.Errorf("rotate log: %w", err)
 			}
 			return nil

@@ -254,3 +254,37 @@ func TestCompactionGateDeny(t *testing.T) {
 		t.Fatalf("records = %+v", recs)
 	}
 }
+
+// An escalation (here the Stop guard's, after three blocks of the feedback
+// loop) runs the escalation advisor's commands: the context file is
+// written, the answer reaches the user with the escalation and Claude with
+// the next prompt, and the advice is a decision of its own.
+func TestEscalationAdvisorInPipeline(t *testing.T) {
+	p := newGateProject(t, "feedback:\n  enabled: true\nstrategies:\n  escalation-advisor:\n    timeout: 10s\n    commands:\n"+
+		"      - 'exit 1'\n      - 'cat > seen.json; echo \"try a smaller change\"'\n")
+	p.edit("main.go")
+	for i := 1; i <= 3; i++ {
+		if a := p.hook(hookio.Stop, map[string]any{"stop_hook_active": i > 1}); a.Decision != "block" {
+			t.Fatalf("stop %d = %+v", i, a)
+		}
+	}
+	a := p.hook(hookio.Stop, map[string]any{"stop_hook_active": true})
+	if a.Decision != "" || !strings.Contains(a.SystemMessage, "feedback blocked 3 stops") || !strings.Contains(a.SystemMessage, "spcstr escalation-advisor:\ntry a smaller change") {
+		t.Fatalf("escalated stop = %+v", a)
+	}
+	data, err := os.ReadFile(filepath.Join(p.root, "seen.json"))
+	if err != nil || !strings.Contains(string(data), `"source": "feedback"`) || !strings.Contains(string(data), `"reason": "escalated:pending:backend=review"`) {
+		t.Fatalf("advisor stdin = %s (%v)", data, err)
+	}
+	if _, err := os.Stat(filepath.Join(p.root, ".spcstr/sessions/s1/escalation-context.json")); err != nil {
+		t.Fatal(err)
+	}
+	recs := p.decisions()
+	last := recs[len(recs)-1]
+	if last.Source != "strategy:escalation-advisor" || last.Reason != "advised:commands[1]" || last.Hook != hookio.Stop {
+		t.Fatalf("advice record = %+v", last)
+	}
+	if a := p.hook(hookio.UserPromptSubmit, map[string]any{"prompt": "what now?"}); a.HookSpecificOutput == nil || !strings.Contains(a.HookSpecificOutput.AdditionalContext, "try a smaller change") {
+		t.Fatalf("next prompt = %+v", a)
+	}
+}

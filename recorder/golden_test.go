@@ -10,15 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dylan-gluck/spcstr/internal/testshared"
 	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
-// capture is one line of a harness capture ($SPCSTR_SHARED/harness/captures):
-// what real Claude Code sent to a hook.
+// capture is one line of a real-client capture (testdata/captures, recorded
+// by the e2e harness: go test ./e2e -run TestScenarios -args -record): what
+// real Claude Code sent to a hook.
 type capture struct {
 	Event      string          `json:"event"`
 	Cwd        string          `json:"cwd"`
@@ -78,7 +78,7 @@ type golden struct {
 // testdata/golden/<capture>.json (go test -run TestGoldenCaptures -update
 // rewrites them; review the diff by eye).
 func TestGoldenCaptures(t *testing.T) {
-	dir := filepath.Join(testshared.Dir(t), "harness", "captures")
+	dir := filepath.Join("testdata", "captures")
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	if len(paths) == 0 {
 		t.Fatalf("no captures in %s", dir)
@@ -116,8 +116,8 @@ func TestGoldenCaptures(t *testing.T) {
 func feed(t *testing.T, caps []capture, answer func(out string)) (*project, string) {
 	t.Helper()
 	p := newProject(t)
-	// The capture ran in /tmp/cc-harness/<name>/project: point every path
-	// under /tmp/cc-harness/<name> at the temporary folder instead.
+	// The capture ran in <output folder>/project: point every path under
+	// the output folder at the temporary folder instead.
 	base := filepath.Dir(caps[0].ProjectDir)
 	tmp := filepath.Dir(p.root)
 	project := filepath.Join(tmp, "project")

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/registry"
@@ -94,7 +95,7 @@ func TestRunRejects(t *testing.T) {
 			got := outside(tree(t, p.root))
 			all := tree(t, p.layout().Dir())
 			for _, f := range all {
-				if f != "./" && f != "logs/" && f != "logs/rejected.json" && f != "logs/.rejected.json.lock" {
+				if f != "./" && f != "logs/" && f != "logs/rejected.json" && f != "logs/.rejected.json.lock" && f != "logs/.inflight/" {
 					t.Errorf("written besides rejected.json: %s", f)
 				}
 			}
@@ -180,7 +181,18 @@ func TestRunRegistry(t *testing.T) {
 	if !ok || e.PPID != 4242 || e.ProjectDir != p.root || e.SessionID != sid || e.PID != os.Getpid() {
 		t.Fatalf("registered entry = %+v, %v", e, ok)
 	}
-	p.run([]byte(withSID(prompt("x"))), "")
+	// last_active: refreshed by the session's first event of a minute,
+	// not by every event.
+	started := e.LastActive
+	p.run([]byte(withSID(prompt("x"))), "") // the same minute
+	if e, _ := registry.Load(p.reg).Lookup(sid); e.LastActive != started {
+		t.Errorf("last_active moved within the minute: %v → %v", started, e.LastActive)
+	}
+	p.now = p.now.Add(time.Minute)
+	p.run([]byte(withSID(prompt("y"))), "")
+	if e, _ := registry.Load(p.reg).Lookup(sid); e.LastActive != registry.Now(p.now) {
+		t.Errorf("last_active = %v, want %v", e.LastActive, registry.Now(p.now))
+	}
 	p.run([]byte(withSID(sessionEnd)), "")
 	if _, ok := registry.Load(p.reg).Lookup(sid); ok {
 		t.Error("SessionEnd left the session registered")

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
-	"github.com/dylan-gluck/spcstr/internal/testshared"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -32,7 +31,7 @@ func comparable(t *testing.T, s *state.Session) string {
 // hooks wrote, also after it was set aside or deleted, and also with
 // lists longer than state.keep.
 func TestRebuildEqualsRecorded(t *testing.T) {
-	for _, dir := range []string{filepath.Join("..", "internal", "export", "testdata", "captures"), filepath.Join(testshared.Dir(t), "harness", "captures")} {
+	for _, dir := range []string{filepath.Join("testdata", "captures")} {
 		paths, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 		if len(paths) == 0 {
 			t.Fatalf("no captures in %s", dir)

@@ -9,6 +9,7 @@ package recorder
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -93,6 +94,9 @@ type run struct {
 	name   string
 	raw    []byte
 	errs   []string
+	// touch is set for the session's first event of a minute: the hook
+	// that refreshes the registry's last_active.
+	touch bool
 }
 
 func (r *run) fail(format string, args ...any) {
@@ -103,11 +107,17 @@ func (r *run) fail(format string, args ...any) {
 
 func (r *run) handle(ctx context.Context) {
 	r.now = r.start.UTC()
-	raw, readErr := io.ReadAll(io.LimitReader(r.opt.Stdin, hookio.MaxPayloadBytes+1))
+	raw, readErr := hookio.ReadPayload(r.opt.Stdin, stdinTimeout(r.opt.Getenv))
 	r.raw = raw
 	ev, decErr := hookio.Decode(raw)
 	if decErr == nil {
 		r.ev = ev
+		if errors.Is(readErr, hookio.ErrStdinTimeout) {
+			// What arrived is a whole payload: record it, and say why
+			// the hook took so long.
+			r.errs = append(r.errs, readErr.Error())
+			readErr = nil
+		}
 	}
 
 	cwd := ""
@@ -115,19 +125,13 @@ func (r *run) handle(ctx context.Context) {
 		cwd = ev.Cwd
 	}
 	r.layout = state.Layout{Root: state.FindRoot(r.opt.Getenv("CLAUDE_PROJECT_DIR"), cwd)}
-	if !r.layout.Exists() {
-		if r.opt.Getenv("SPCSTR_AUTO_INIT") != "1" {
-			return // not a spcstr project: do nothing
+	if err := prepareDirs(r.layout, r.opt.Getenv("SPCSTR_AUTO_INIT") == "1"); err != nil {
+		if err != errNotProject {
+			r.fail("%v", err)
 		}
-		if err := os.MkdirAll(r.layout.LogsDir(), 0o755); err != nil {
-			r.fail("auto-init %s: %v", r.layout.Dir(), err)
-			return
-		}
-	}
-	if err := os.MkdirAll(r.layout.LogsDir(), 0o755); err != nil {
-		r.fail("create %s: %v", r.layout.LogsDir(), err)
 		return
 	}
+	r.repairLogs(ctx)
 	cfg, err := config.Load(r.layout.ConfigPath())
 	if err != nil {
 		r.fail("%v (using defaults)", err)
@@ -194,6 +198,9 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: msg})
 		}
 		ap.apply(s)
+		if n := len(s.Activity); n > 0 && s.Activity[n-1].Count == 1 {
+			r.touch = true // the first event of this minute
+		}
 		if err := transcript.Update(s.TranscriptPath, &s.Transcript, &s.Tokens); err != nil {
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 		}
@@ -274,6 +281,9 @@ func (r *run) register(ctx context.Context, created bool) {
 			PID: os.Getpid(), PPID: ppid, ProjectDir: r.layout.Root, Branch: branch,
 			StartedAt: now, LastActive: now,
 		}, r.opt.Alive)
+	case r.touch:
+		// last_active, refreshed at most once a minute per session.
+		err = registry.Touch(ctx, path, r.ev.SessionID, registry.Now(r.now))
 	}
 	if err != nil {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: session registry: %v\n", err)

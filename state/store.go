@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // UpdateOptions tune Update. The zero value keeps DefaultKeep entries and
@@ -171,7 +172,7 @@ func (l Layout) Load(id string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, safefs.MaxStateBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,11 @@ var update = flag.Bool("update", false, "rewrite the golden frames in testdata/"
 
 func TestMain(m *testing.M) {
 	time.Local = time.UTC
-	os.Exit(m.Run())
+	code := m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
 }
 
 // drive runs cmd and every command its messages lead to, synchronously,

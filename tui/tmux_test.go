@@ -20,11 +20,13 @@ import (
 
 var (
 	buildOnce sync.Once
+	builtDir  string // removed by TestMain after the run
 	builtBin  string
 	buildErr  error
 )
 
-// spcstrBinary builds cmd/spcstr once per test run.
+// spcstrBinary builds cmd/spcstr once per test run, into a folder TestMain
+// removes when the run ends.
 func spcstrBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -33,6 +35,7 @@ func spcstrBinary(t testing.TB) string {
 			buildErr = err
 			return
 		}
+		builtDir = dir
 		builtBin = filepath.Join(dir, "spcstr")
 		cmd := exec.Command("go", "build", "-o", builtBin, "github.com/dylan-gluck/spcstr/cmd/spcstr")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
@@ -50,10 +53,13 @@ func needTmux(t testing.TB) string {
 	t.Helper()
 	p, err := exec.LookPath("tmux")
 	if err != nil {
-		if testing.Short() {
-			t.Skip("tmux is not installed (apt-get install -y tmux); skipped under -short")
+		// scripts/test installs tmux and sets SPCSTR_E2E_REQUIRE=1, so
+		// that there a missing tmux fails instead of skipping.
+		const how = "tmux is not installed: run scripts/test (it installs tmux), or install tmux (Debian: apt-get install tmux) and run go test ./tui/"
+		if os.Getenv("SPCSTR_E2E_REQUIRE") == "1" {
+			t.Fatal(how)
 		}
-		t.Fatal("tmux is not installed: apt-get install -y tmux (or run with -short to skip)")
+		t.Skip(how)
 	}
 	return p
 }

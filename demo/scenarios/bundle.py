@@ -2,7 +2,7 @@
 """Turn harness runs into the demo's bundled sessions.
 
 Usage: bundle.py OUTDIR NAME DEST
-  OUTDIR  a run-scenario.sh output folder (captured.jsonl, home/, project/)
+  OUTDIR  a harness run's output folder (go run ./e2e/harness/run) (captured.jsonl, home/, project/)
   NAME    the scenario name (feature, background, ...)
   DEST    demo/sessions
 

@@ -54,7 +54,7 @@ func ResolveCommand(exe string, lookPath func(string) (string, error)) HookComma
 		hc.Program = exe
 		if strings.Contains(exe, string(filepath.Separator)+"go-build") {
 			hc.Warning = "this binary looks like a temporary \"go run\" build that disappears when it exits; " +
-				"install spcstr (go install github.com/dylan-gluck/spcstr/cmd/spcstr@latest) and run spcstr init again"
+				"install spcstr (go install ./cmd/spcstr in a checkout, or a release archive) and run spcstr init again"
 		}
 	}
 	hc.Line = ShellQuote(hc.Program) + " hook"

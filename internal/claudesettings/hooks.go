@@ -1,6 +1,7 @@
 package claudesettings
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
@@ -184,8 +185,35 @@ func (d *Document) Install(hc HookCommand, events []string) Change {
 	d.dropEmptyEvents(hooks, ch.Removed)
 	if !ch.Empty() {
 		hooks.raw, d.root.raw, d.dirty = nil, nil, true
+		expandCompact(hooks)
 	}
 	return ch
+}
+
+// expandCompact lays out, one element per line, the event arrays and groups
+// under a re-laid-out "hooks" object that were written on one line (a
+// one-line settings file), so that a kept group does not stay a single
+// compact line among the new, indented ones.
+func expandCompact(hooks *node) {
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n.kind == kindScalar {
+			return
+		}
+		if n.raw != nil && bytes.ContainsRune(n.raw, '\n') {
+			return
+		}
+		n.raw = nil
+		for _, m := range n.members {
+			walk(m.val)
+		}
+		for _, it := range n.items {
+			walk(it)
+		}
+	}
+	for _, m := range hooks.members {
+		walk(m.val)
+	}
 }
 
 // Uninstall removes every spcstr entry from every event, and the groups,

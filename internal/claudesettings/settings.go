@@ -23,6 +23,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // Excluded lists events spcstr never registers. WorktreeCreate: a
@@ -97,7 +98,7 @@ type Document struct {
 // empty document (Exists false); a file that does not parse is an error
 // wrapping ErrSyntax or ErrShape.
 func Load(path string) (*Document, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, safefs.MaxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		d, _ := Parse(path, nil)
 		return d, nil
@@ -202,7 +203,7 @@ func (d *Document) Save() (backup string, err error) {
 	perm := fs.FileMode(0o644)
 	if fi, err := os.Stat(target); err == nil {
 		perm = fi.Mode().Perm()
-		now, err := os.ReadFile(target)
+		now, err := safefs.ReadFile(target, safefs.MaxConfigBytes)
 		if err != nil {
 			return "", fmt.Errorf("read %s: %w", d.Path, err)
 		}
@@ -227,6 +228,37 @@ func (d *Document) Save() (backup string, err error) {
 	}
 	d.orig, d.Exists, d.dirty = data, true, false
 	return backup, nil
+}
+
+// Emptied reports whether the document changed and is now an empty object
+// (it held nothing but spcstr's hooks, which were removed).
+func (d *Document) Emptied() bool {
+	return d.Changed() && d.root.kind == kindObject && len(d.root.members) == 0
+}
+
+// RemovalDiff is a unified diff deleting the file (for a dry run of Remove).
+func (d *Document) RemovalDiff(label string) string {
+	return string(diff.Diff("a/"+label, d.orig, "/dev/null", nil))
+}
+
+// Remove deletes the file instead of saving it as an empty object, for a
+// document that Emptied, and then its folder when that is left empty (the
+// .claude/ that init created). Like Save, it refuses when the file changed
+// on disk since it was loaded.
+func (d *Document) Remove() error {
+	now, err := os.ReadFile(d.Path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", d.Path, err)
+	}
+	if !bytes.Equal(now, d.orig) {
+		return fmt.Errorf("%s: %w", d.Path, ErrChangedMeanwhile)
+	}
+	if err := os.Remove(d.Path); err != nil {
+		return fmt.Errorf("remove %s: %w", d.Path, err)
+	}
+	_ = os.Remove(filepath.Dir(d.Path)) // only succeeds when the folder is empty
+	d.orig, d.Exists, d.dirty = nil, false, false
+	return nil
 }
 
 // Bool returns a top-level boolean key; set is false when it is absent or

@@ -8,6 +8,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"os"
 
 	"github.com/goccy/go-yaml"
@@ -75,7 +76,7 @@ func Default() *Config {
 // names the file and line, so that callers can warn and carry on.
 func Load(path string) (*Config, error) {
 	cfg := Default()
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, safefs.MaxConfigBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return cfg, nil

@@ -17,6 +17,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/install"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 const fixInit = `run "spcstr init" in this project (or "spcstr init --global" to register for every project)`
@@ -38,13 +39,17 @@ func spcstrHandlers(env *Env) (hs []claudesettings.Handler, from []SettingsFile)
 	return hs, from
 }
 
-// checkProject: spcstr records only in projects that have .spcstr/.
+// checkProject: spcstr records only in projects that have .spcstr/, and
+// only while a settings file registers it (the hooks check says which).
 func checkProject(_ context.Context, env *Env) []Finding {
 	l := env.Layout()
-	if l.Exists() {
-		return []Finding{{Severity: OK, Message: ".spcstr/ exists: sessions of this project are recorded", Path: l.Dir()}}
-	}
 	hs, _ := spcstrHandlers(env)
+	if l.Exists() {
+		if len(hs) == 0 {
+			return []Finding{{Severity: OK, Message: ".spcstr/ exists, but no settings file registers spcstr: nothing is recorded until it is (see hooks)", Path: l.Dir()}}
+		}
+		return []Finding{{Severity: OK, Message: ".spcstr/ exists: sessions are recorded", Path: l.Dir()}}
+	}
 	for _, h := range hs {
 		if strings.Contains(h.Command, "SPCSTR_AUTO_INIT=1") {
 			return []Finding{{Severity: Info, Message: ".spcstr/ does not exist yet; the hook creates it (SPCSTR_AUTO_INIT=1)", Path: l.Dir()}}
@@ -357,7 +362,7 @@ func checkGitignore(ctx context.Context, env *Env) []Finding {
 		}
 		// git failed otherwise (exit 128, ...): fall back to .gitignore.
 	}
-	data, _ := os.ReadFile(filepath.Join(env.Root, ".gitignore"))
+	data, _ := safefs.ReadFile(filepath.Join(env.Root, ".gitignore"), safefs.MaxConfigBytes)
 	if install.Ignores(data) {
 		return []Finding{{Severity: OK, Message: ".gitignore ignores .spcstr/"}}
 	}

@@ -258,14 +258,18 @@ func (r *Report) WriteJSON(w io.Writer) error {
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "spcstr doctor: %s\n", r.Project)
+	width := 0 // the longest check name sets the column
+	for _, f := range r.Findings {
+		width = max(width, len(f.Check))
+	}
 	for _, f := range r.Findings {
 		label := string(f.Severity)
 		if f.Severity.Problem() {
 			label = strings.ToUpper(label)
 		}
-		fmt.Fprintf(&b, "  %-8s %-10s %s\n", label, f.Check, f.Message)
+		fmt.Fprintf(&b, "  %-7s  %-*s  %s\n", label, width, f.Check, f.Message)
 		if f.Fix != "" {
-			fmt.Fprintf(&b, "  %-8s %-10s fix: %s\n", "", "", f.Fix)
+			fmt.Fprintf(&b, "  %-7s  %-*s  fix: %s\n", "", width, "", f.Fix)
 		}
 	}
 	if r.Healthy {

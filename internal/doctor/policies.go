@@ -78,9 +78,8 @@ func checkStrategies(_ context.Context, env *Env) []Finding {
 	for _, p := range problems {
 		f := Finding{Severity: Error, Message: p.Message}
 		if p.Kind == strategy.ProblemConflict {
-			f.Message = fmt.Sprintf("strategies %s both block at %s, so spcstr records without enforcing any strategy: %s",
-				strings.Join(p.Strategies, " and "), p.Hook, p.Message)
-			f.Fix = fmt.Sprintf("disable one of them, or narrow one with `hooks:` so that only one blocks at %s", p.Hook)
+			f.Message = p.Message + ": until that is resolved, spcstr records every strategy's decisions without enforcing them"
+			f.Fix = fmt.Sprintf("disable one of them (enabled: false), or narrow one with `hooks:` so that only one blocks at %s", p.Hook)
 		} else {
 			f.Fix = "fix the strategies section of .spcstr/config.yaml (see the README's configuration reference)"
 		}

@@ -335,9 +335,12 @@ func events(s *state.Session, t *tally) Events {
 		}
 		e.HookMS = HookTime{
 			Median: round3(t.hookMS[(n-1)/2]),
-			P95:    round3(t.hookMS[(n-1)*95/100]),
 			Max:    round3(t.hookMS[n-1]),
 			Total:  round3(total),
+		}
+		if n >= MinCallsForP95 {
+			p95 := round3(t.hookMS[(n-1)*95/100])
+			e.HookMS.P95 = &p95
 		}
 	}
 	return e

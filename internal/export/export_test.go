@@ -218,6 +218,10 @@ func TestScanFiltersAndLayouts(t *testing.T) {
 	if e.HookMS.Max != 7 || e.HookMS.Total != 28 {
 		t.Errorf("hook ms = %+v, want max 7 total 28 (other sessions and payload look-alikes excluded)", e.HookMS)
 	}
+	// 7 calls are too few for a 95th percentile: none is reported.
+	if e.HookMS.P95 != nil {
+		t.Errorf("hook ms p95 = %v for %d calls, want none below %d", *e.HookMS.P95, e.Logged, export.MinCallsForP95)
+	}
 	if e.Answers != 1 || e.TruncatedPayloads != 1 || e.HookErrors != 1 {
 		t.Errorf("answers %d truncated %d errors %d, want 1 1 1", e.Answers, e.TruncatedPayloads, e.HookErrors)
 	}

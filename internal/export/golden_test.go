@@ -24,8 +24,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// capture is one line of a harness capture ($SPCSTR_HARNESS: the real
-// Claude Code CLI run against a mock API; copied to testdata/captures).
+// capture is one line of a real-client capture (the e2e harness: the real
+// Claude Code CLI run against a mock API; copied to testdata/captures from
+// recorder/testdata/captures, which go test ./e2e -args -record writes).
 type capture struct {
 	TS         float64         `json:"ts"`
 	Event      string          `json:"event"`
@@ -46,7 +47,7 @@ func (g replayGate) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict,
 	return g.fn(in), nil
 }
 
-// scenarioGates mirrors harness/scenarios/*-hook.py.
+// scenarioGates mirrors the scenarios' helper hooks (e2e/harness/hookwrap).
 var scenarioGates = map[string][]gate.Gate{
 	"stop-block": {replayGate{name: "stop-block-hook", fn: func(in *gate.Input) []gate.Verdict {
 		if in.Name != hookio.Stop {
@@ -55,7 +56,7 @@ var scenarioGates = map[string][]gate.Gate{
 		if in.Event.StopHookActive {
 			return []gate.Verdict{{Decision: gate.Allow, Reason: "already blocked once (stop_hook_active)"}}
 		}
-		return []gate.Verdict{{Decision: gate.Block, Reason: "STOP_BLOCKED_ONCE: also add a CHANGELOG.md entry before stopping."}}
+		return []gate.Verdict{{Decision: gate.Block, Reason: "STOP_BLOCKED_ONCE: add a CHANGELOG.md entry before you stop."}}
 	}}},
 	"permissions": {replayGate{name: "permissions-hook", fn: func(in *gate.Input) []gate.Verdict {
 		if in.Name == hookio.PermissionRequest && in.Event.ToolName == "Write" {

@@ -242,8 +242,11 @@ func (m *md) events() {
 	}
 	m.p(".")
 	if e.HookMS.Max > 0 { // zero only when replayed under a fixed clock
-		m.p(" spcstr's hook took %s ms median, %s ms p95, %s ms at most (%s ms in all).",
-			ms(e.HookMS.Median), ms(e.HookMS.P95), ms(e.HookMS.Max), ms(e.HookMS.Total))
+		m.p(" spcstr's hook took %s ms median", ms(e.HookMS.Median))
+		if e.HookMS.P95 != nil {
+			m.p(", %s ms p95", ms(*e.HookMS.P95))
+		}
+		m.p(", %s ms at most (%s ms in all).", ms(e.HookMS.Max), ms(e.HookMS.Total))
 	}
 	m.p("\n")
 	if e.Counted > e.Logged {

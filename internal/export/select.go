@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -93,7 +94,7 @@ func stamp(l state.Layout, id string) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, safefs.MaxStateBytes)
 	if err != nil {
 		return time.Time{}, err
 	}

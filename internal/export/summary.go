@@ -313,7 +313,13 @@ type EventNum struct {
 // HookTime is the distribution of hook durations, in milliseconds.
 type HookTime struct {
 	Median float64 `json:"median"`
-	P95    float64 `json:"p95"`
-	Max    float64 `json:"max"`
-	Total  float64 `json:"total"`
+	// P95 is nil below MinCallsForP95 calls, where a 95th percentile is
+	// only the slowest call again.
+	P95   *float64 `json:"p95,omitempty"`
+	Max   float64  `json:"max"`
+	Total float64  `json:"total"`
 }
+
+// MinCallsForP95 is the fewest hook calls for which the export reports a
+// 95th percentile: with fewer, it would only repeat the slowest call.
+const MinCallsForP95 = 20

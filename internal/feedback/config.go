@@ -12,6 +12,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // Config is the `feedback:` section of .spcstr/config.yaml.
@@ -315,7 +316,7 @@ func DefaultLimits() Limits {
 // set to 0 keeps its default.
 func LoadLimits(path string) (Limits, error) {
 	l := DefaultLimits()
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, safefs.MaxConfigBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return l, nil

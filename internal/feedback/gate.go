@@ -332,6 +332,7 @@ func (g *Gate) stop(ctx context.Context, in *gate.Input) ([]gate.Verdict, error)
 		if !l.Active {
 			return false
 		}
+		scanned := g.scanBypass(in, l)
 		if e := l.Escalation; e != nil {
 			if e.StopAllowed {
 				return false
@@ -346,7 +347,7 @@ func (g *Gate) stop(ctx context.Context, in *gate.Input) ([]gate.Verdict, error)
 		}
 		if l.Bypass != nil {
 			v = &gate.Verdict{Source: Source, Decision: gate.Allow, Reason: "bypass:" + l.Bypass.Skill}
-			return false
+			return scanned
 		}
 		pending := l.Pending()
 		if len(pending) == 0 {
@@ -361,11 +362,11 @@ func (g *Gate) stop(ctx context.Context, in *gate.Input) ([]gate.Verdict, error)
 				names = append(names, waiting[d])
 			}
 			v = &gate.Verdict{Source: Source, Decision: gate.Allow, Reason: "waiting:" + strings.Join(names, ",")}
-			return false
+			return scanned
 		}
 		v = &gate.Verdict{Source: Source, Decision: gate.Block, Reason: pendingReason(l, pending),
 			Message: blockMessage(g.cfg, l, lim, pending, waiting)}
-		return false
+		return scanned
 	})
 	if err != nil {
 		return nil, err
@@ -374,6 +375,27 @@ func (g *Gate) stop(ctx context.Context, in *gate.Input) ([]gate.Verdict, error)
 		vs = append(vs, *v)
 	}
 	return vs, nil
+}
+
+// scanBypass searches the part of the session's transcript not searched
+// yet for bypass_pattern (an orchestration skill at work) and records the
+// bypass when it matches. It reports whether the loop changed. A
+// transcript that cannot be read leaves the loop as it is.
+func (g *Gate) scanBypass(in *gate.Input, l *Loop) bool {
+	re := g.cfg.bypassRe
+	if re == nil || l.Bypass != nil || in.Event.TranscriptPath == "" {
+		return false
+	}
+	m, next, err := ScanTranscript(in.Event.TranscriptPath, l.TranscriptScanned, re)
+	if err != nil || (next == l.TranscriptScanned && m == "") {
+		return false
+	}
+	l.TranscriptScanned = next
+	if m != "" {
+		l.Bypass = &Bypass{Skill: m, At: in.Now}
+		l.log(Result{At: in.Now, Kind: KindBypass, Note: m + " (seen in the transcript) runs its own review and test loop"})
+	}
+	return true
 }
 
 // waiting maps each pending domain whose next phase's agent is running in

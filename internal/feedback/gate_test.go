@@ -383,3 +383,54 @@ func TestGateCorruptState(t *testing.T) {
 		t.Fatalf("session errors = %+v", w.sess.Errors)
 	}
 }
+
+// The orchestration skills seen in the transcript bypass the loop too (an
+// orchestration that loads its skill by reading it, say), the transcript
+// read from where the previous Stop stopped; bypass_pattern changes or
+// turns off the search.
+func TestGateBypassFromTranscript(t *testing.T) {
+	for _, tt := range []struct {
+		name, cfg, line, want string
+	}{
+		{"default pattern", "feedback:\n  enabled: true\n", `{"type":"assistant","message":{"content":[{"type":"text","text":"Using orchestrating-capability now"}]}}`, "bypass:orchestrating-capability"},
+		{"configured pattern", "feedback:\n  enabled: true\n  bypass_pattern: 'my-orchestrator'\n", `{"type":"user","message":"run my-orchestrator"}`, "bypass:my-orchestrator"},
+		{"turned off", "feedback:\n  enabled: true\n  bypass_pattern: ''\n", `{"type":"user","message":"orchestrating-feature"}`, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t, tt.cfg)
+			tp := filepath.Join(t.TempDir(), "main.jsonl")
+			os.WriteFile(tp, []byte(`{"type":"user","message":"hi"}`+"\n"), 0o644)
+			stop := func() (string, string) {
+				dec, reason, _ := decision(w.send(hookio.Stop, map[string]any{"stop_hook_active": true, "transcript_path": tp}))
+				return dec, reason
+			}
+			w.edit("main.go", "")
+			if dec, _ := stop(); dec != gate.Block {
+				t.Fatalf("first stop = %s", dec)
+			}
+			if got, want := w.loop().TranscriptScanned, int64(31); tt.want != "" && got != want || tt.want == "" && got != 0 {
+				t.Fatalf("scanned = %d", got)
+			}
+			f, _ := os.OpenFile(tp, os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString(tt.line + "\n")
+			f.Close()
+			dec, reason := stop()
+			if tt.want == "" {
+				if dec != gate.Block {
+					t.Fatalf("search off: %s %s", dec, reason)
+				}
+				return
+			}
+			if dec != gate.Allow || reason != tt.want {
+				t.Fatalf("stop = %s %s, want allow %s", dec, reason, tt.want)
+			}
+			if h := w.loop().History; h[len(h)-1].Kind != KindBypass || !strings.Contains(h[len(h)-1].Note, "seen in the transcript") {
+				t.Errorf("history = %+v", h[len(h)-1])
+			}
+		})
+	}
+	// A bad pattern is a configuration error.
+	if _, err := loadCfg(t, "feedback:\n  bypass_pattern: '('\n"); err == nil || !strings.Contains(err.Error(), "bypass_pattern") {
+		t.Fatalf("bad pattern: %v", err)
+	}
+}

@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dylan-gluck/spcstr/e2e/harness"
 	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/testshared"
@@ -21,24 +21,26 @@ import (
 // edits a .go file, spcstr blocks its Stop three times (review, test
 // planning, testing), the model spawns backend-reviewer, test-lead and
 // backend-tester whose answers carry the markers, and the fourth Stop is
-// allowed. It needs SPCSTR_HARNESS=<harness dir with npm ci done>.
+// allowed. It runs through e2e/harness.
 func TestHarnessFeedbackLoop(t *testing.T) {
-	harness := testshared.Harness(t)
-	runner := filepath.Join(harness, "run-scenario.sh")
+	env := harness.Require(t)
 	bin := testshared.BuildSpcstr(t)
 	scenario, err := filepath.Abs("testdata/harness/feedback-loop.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "run")
-	hook := "SPCSTR_REGISTRY=" + filepath.Join(out, "registry.json") + " " + bin + " hook"
-	cmd := exec.Command(runner, scenario, hook, out)
-	cmd.Dir = harness
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("run-scenario: %v\n%s", err, tail(string(b), 3000))
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if b, err := exec.Command("python3", filepath.Join(harness, "check.py"), scenario, out).CombinedOutput(); err != nil {
-		t.Errorf("check.py (the scenario's expect block): %v\n%s", err, b)
+	out := filepath.Join(tmp, "run")
+	hook := "SPCSTR_REGISTRY=" + filepath.Join(tmp, "registry.json") + " " + bin + " hook"
+	res, err := env.Run(t.Context(), harness.Options{Scenario: scenario, HookCommand: hook, OutDir: out})
+	if err != nil {
+		t.Fatalf("harness run: %v", err)
+	}
+	if fails := harness.Check(scenario, res); len(fails) > 0 {
+		t.Errorf("the run does not meet the scenario's expect block:\n%s", strings.Join(fails, "\n"))
 	}
 
 	// Claude Code's side: four Stops, the first with stop_hook_active
@@ -159,11 +161,4 @@ func jsonLines(t *testing.T, path string) []map[string]any {
 		out = append(out, m)
 	}
 	return out
-}
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
 }

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -68,7 +68,7 @@ func Load(layout state.Layout, sessionID string) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(p)
+	data, err := safefs.ReadFile(p, safefs.MaxStateBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil

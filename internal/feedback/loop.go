@@ -54,6 +54,9 @@ type Loop struct {
 	// Bypass is set when a configured orchestration skill ran this
 	// session: it owns the loop, so Stop is not blocked.
 	Bypass *Bypass `json:"bypass,omitempty"`
+	// TranscriptScanned is how far (bytes) Stop has searched the session's
+	// transcript for bypass_pattern; the next Stop reads on from there.
+	TranscriptScanned int64 `json:"transcript_scanned,omitempty"`
 	// Loops counts the loops started in this session.
 	Loops int `json:"loops"`
 	// History lists every result and loop event, oldest first (capped).

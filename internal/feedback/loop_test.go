@@ -88,8 +88,17 @@ func TestPhaseMachine(t *testing.T) {
 			steps: []step{edit("backend", "a.go"), agent("general-purpose", approved), agent("reviewer", approved)},
 			want:  "backend:---", iteration: 1, pending: []string{"backend"}},
 		{name: "test-lead counts for every domain in the cycle",
-			steps: []step{edit("backend", "a.go"), edit("frontend", "ui/a.tsx"), edit("integration", "integration/x.go"), agent("test-lead", ready)},
-			want:  "backend:-P- frontend:-P- integration:-P-", iteration: 1, pending: []string{"backend", "frontend", "integration"}},
+			steps: []step{edit("backend", "a.go"), edit("frontend", "ui/a.tsx"), edit("integration", "integration/x.go"),
+				agent("backend-reviewer", approved), agent("frontend-reviewer", approved), agent("integration-reviewer", approved), agent("test-lead", ready)},
+			want: "backend:PP- frontend:PP- integration:PP-", iteration: 1, pending: []string{"backend", "frontend", "integration"}},
+		{name: "passes count only in order",
+			steps: []step{edit("backend", "a.go"), agent("backend-tester", passed), agent("test-lead", ready), agent("backend-reviewer", approved),
+				agent("backend-tester", passed)},
+			want: "backend:P--", iteration: 1, pending: []string{"backend"}},
+		{name: "in order, the loop completes",
+			steps: []step{edit("backend", "a.go"), agent("backend-tester", passed), agent("backend-reviewer", approved), agent("test-lead", ready),
+				agent("backend-tester", passed)},
+			want: "backend:PPP", iteration: 1},
 		{name: "reviewer counts only for its domains",
 			steps: []step{edit("backend", "a.go"), edit("frontend", "ui/a.tsx"), edit("python", "x.py"), agent("backend-reviewer", approved)},
 			want:  "backend:P-- frontend:--- python:P--", iteration: 1, pending: []string{"backend", "frontend", "python"}},
@@ -209,6 +218,13 @@ func TestApplyDetails(t *testing.T) {
 	}
 	if want := []string{KindStarted, KindResult, KindResult, KindResult, KindReset}; !reflect.DeepEqual(kinds, want) {
 		t.Fatalf("history kinds = %v, want %v", kinds, want)
+	}
+	// A pass out of order is logged and not counted.
+	out = l.Apply(c, lim, AgentResult{Agent: "backend-tester", AgentID: "w", Text: passed}, now)
+	last := l.History[len(l.History)-1]
+	if len(out.Applied) != 0 || last.Kind != KindOutOfOrder || last.Domain != "backend" ||
+		last.Note != "TESTS_PASSED came before review of backend passed: not counted (phases count only in order)" {
+		t.Fatalf("out of order: applied %+v, last %+v", out.Applied, last)
 	}
 	// A loop that is not active takes no results.
 	idle := NewLoop()

@@ -170,7 +170,12 @@ func (l *Loop) Apply(c *Config, lim Limits, r AgentResult, now time.Time) Outcom
 		if t.pass {
 			status = Pass
 		}
+		counted := false
 		for _, d := range t.domains {
+			if t.pass && l.outOfOrder(d, t.phase, Result{At: now, Agent: r.Agent, AgentID: r.AgentID, Marker: t.marker, Status: status}) {
+				continue
+			}
+			counted = true
 			ph := l.DomainPhases[d].Get(t.phase)
 			at := now
 			*ph = Phase{Status: status, Agent: r.Agent, AgentID: r.AgentID, Marker: t.marker, RanAt: &at, Issues: t.issues}
@@ -192,7 +197,7 @@ func (l *Loop) Apply(c *Config, lim Limits, r AgentResult, now time.Time) Outcom
 				l.LastFailure = &last
 			}
 		}
-		if t.marker == MarkerTestsFailed {
+		if t.marker == MarkerTestsFailed && counted {
 			testsFailed = true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Advisor is a gate that also answers escalations: after every gate
@@ -30,30 +31,38 @@ func Escalations(verdicts []Verdict) []Verdict {
 	return out
 }
 
-// advise runs the advisors among gates on the escalated verdicts. A
-// failing advisor fails open: its error is returned with the others'
-// verdicts.
-func advise(ctx context.Context, gates []Gate, in *Input, escalated []Verdict) (out []Verdict, failed []error) {
+// Advise is the pipeline's last step: when some verdicts escalated, it
+// runs the advisors among gates on them (each once, in order) and returns
+// their verdicts and decision records (durations from clock). An advisor
+// that fails, fails open: its error is a record and an entry in failures.
+func Advise(ctx context.Context, gates []Gate, in *Input, verdicts []Verdict, clock func() time.Time) (out []Verdict, records []Record, failures []string) {
+	escalated := Escalations(verdicts)
 	if len(escalated) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	for _, g := range gates {
 		a, ok := g.(Advisor)
 		if !ok {
 			continue
 		}
+		t0 := clock()
 		vs, err := safeAdvise(ctx, a, in, escalated)
+		dur := float64(clock().Sub(t0).Microseconds()) / 1000
 		if err != nil {
-			failed = append(failed, err)
+			failures = append(failures, fmt.Sprintf("%s failed: %v", g.Name(), err))
+			records = append(records, Record{Source: g.Name(), Decision: Allow, Reason: "advisor error, failing open", Error: err.Error(), DurationMS: dur})
 		}
-		for i := range vs {
-			if vs[i].Source == "" {
-				vs[i].Source = g.Name()
+		for _, v := range vs {
+			if v.Source == "" {
+				v.Source = g.Name()
 			}
+			if v.Decision != "" {
+				records = append(records, Record{Source: v.Source, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur, DryRun: v.DryRun})
+			}
+			out = append(out, v)
 		}
-		out = append(out, vs...)
 	}
-	return out, failed
+	return out, records, failures
 }
 
 func safeAdvise(ctx context.Context, a Advisor, in *Input, escalated []Verdict) (v []Verdict, err error) {

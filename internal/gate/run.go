@@ -39,7 +39,8 @@ type Result struct {
 //     for a gate whose fail_mode is closed, a deny or block;
 //   - marks every verdict dry-run under the global dry-run;
 //   - lets a Stop through once a gate has blocked maxStopBlocks Stops in a
-//     row without progress (escalate.go);
+//     row without progress (escalate.go), and hands every escalation to the
+//     advisors among the gates (advise.go);
 //   - records every decision, then drops the decisions of dry-run verdicts
 //     (their context and messages stay) and merges the rest (Merge).
 //
@@ -92,6 +93,18 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 		}
 		all = append(all, verdicts...)
 	}
+	// Escalations go to the advisors (the escalation-advisor strategy).
+	advice, adviceRecs, adviceFailures := Advise(ctx, gates, in, all, clock)
+	for _, msg := range adviceFailures {
+		s.Errors = append(s.Errors, state.Error{Timestamp: in.Now, Type: state.ErrorSpcstr, Message: msg})
+		failures = append(failures, msg)
+	}
+	if dry {
+		for i := range advice {
+			advice[i].DryRun = true
+		}
+	}
+	all, records = append(all, advice...), append(records, adviceRecs...)
 	stamp(records, requestID(), s.SessionID, in.Now, in.Name, dry)
 	// Dry-run (global, or a verdict's own): log everything, enforce
 	// nothing: keep context and messages, drop the decision.

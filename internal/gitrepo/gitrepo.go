@@ -7,6 +7,7 @@ package gitrepo
 
 import (
 	"bytes"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,7 +52,7 @@ func Find(dir string) (Repo, bool) {
 // readGitFile resolves a ".git" file ("gitdir: <path>") as used by linked
 // worktrees and submodules.
 func readGitFile(path string) string {
-	b, err := os.ReadFile(path)
+	b, err := safefs.ReadFile(path, safefs.MaxConfigBytes)
 	if err != nil {
 		return ""
 	}
@@ -70,7 +71,7 @@ func readGitFile(path string) string {
 // commonDir follows a worktree git dir's "commondir" file to the shared
 // directory; for a main repository it is gitDir itself.
 func commonDir(gitDir string) string {
-	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	b, err := safefs.ReadFile(filepath.Join(gitDir, "commondir"), safefs.MaxConfigBytes)
 	if err != nil {
 		return gitDir
 	}
@@ -87,7 +88,7 @@ func commonDir(gitDir string) string {
 // Branch returns the checked-out branch name ("feature/auth"), "HEAD" for a
 // detached head, or "" when HEAD cannot be read.
 func (r Repo) Branch() string {
-	b, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	b, err := safefs.ReadFile(filepath.Join(r.GitDir, "HEAD"), safefs.MaxConfigBytes)
 	if err != nil {
 		return ""
 	}

@@ -91,7 +91,9 @@ var (
 )
 
 // Decode parses one hook payload. It fails only when data is not a JSON
-// object at all; fields of unexpected types are skipped, unknown fields are
+// object at all or nests deeper than MaxDepth; the routing keys
+// (session_id, hook_event_name, cwd, transcript_path) are matched exactly,
+// first one wins, as Claude Code reads them; other fields of unexpected types are skipped, unknown fields are
 // ignored (they stay in Raw), and invalid UTF-8 is replaced.
 func Decode(data []byte) (*Event, error) {
 	data = bytes.TrimSpace(data)
@@ -100,6 +102,9 @@ func Decode(data []byte) (*Event, error) {
 	}
 	if data[0] != '{' {
 		return nil, ErrNotObject
+	}
+	if err := checkDepth(data); err != nil {
+		return nil, err
 	}
 	if !utf8.Valid(data) {
 		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
@@ -111,6 +116,7 @@ func Decode(data []byte) (*Event, error) {
 			return nil, fmt.Errorf("malformed JSON: %w", err)
 		}
 	}
+	fixKeys(data, ev)
 	return ev, nil
 }
 

@@ -206,3 +206,37 @@ func TestIsSubagentTool(t *testing.T) {
 		}
 	}
 }
+
+// Keys that differ from a routing key only in case, or repeat it, are
+// resolved the way Claude Code reads the payload: the first exactly named
+// key wins (encoding/json alone would take the last case-insensitive one).
+func TestDecodeDuplicateRoutingKeys(t *testing.T) {
+	tests := []struct{ payload, session, event string }{
+		{`{"session_id":"good","SESSION_ID":"evil","hook_event_name":"Stop"}`, "good", "Stop"},
+		{`{"Session_ID":"evil","session_id":"good","hook_event_name":"Stop"}`, "good", "Stop"},
+		{`{"session_id":"first","session_id":"second","hook_event_name":"Stop","HOOK_EVENT_NAME":"SessionEnd"}`, "first", "Stop"},
+		{`{"prompt":"\"session_id\" in text","session_id":"s1","hook_event_name":"Stop"}`, "s1", "Stop"},
+	}
+	for _, tt := range tests {
+		ev, err := Decode([]byte(tt.payload))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.payload, err)
+		}
+		if ev.SessionID != tt.session || ev.HookEventName != tt.event {
+			t.Errorf("%s: session %q event %q, want %q %q", tt.payload, ev.SessionID, ev.HookEventName, tt.session, tt.event)
+		}
+	}
+}
+
+// A payload nested deeper than MaxDepth is rejected: Python's json and jq
+// could not read a log holding it.
+func TestDecodeTooDeep(t *testing.T) {
+	deep := `{"session_id":"s","hook_event_name":"PostToolUse","tool_input":` + strings.Repeat("[", MaxDepth+10) + strings.Repeat("]", MaxDepth+10) + `}`
+	if _, err := Decode([]byte(deep)); !errors.Is(err, ErrTooDeep) {
+		t.Errorf("deep payload: %v", err)
+	}
+	ok := `{"session_id":"s","x":` + strings.Repeat("[", 100) + `"[[[[{{{{"` + strings.Repeat("]", 100) + `}`
+	if _, err := Decode([]byte(ok)); err != nil {
+		t.Errorf("100 levels with brackets in a string: %v", err)
+	}
+}

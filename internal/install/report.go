@@ -12,7 +12,7 @@ import (
 func (r *Result) WriteInit(w io.Writer) error {
 	p := &printer{w: w}
 	p.f("Project: %s\n", r.Root)
-	p.f("Hook command: %s\n  (%s)\n", r.Command.Line, r.Command.Why)
+	p.f("Hook command: %s\n  why: %s\n", r.Command.Line, r.Command.Why)
 	if r.Command.Warning != "" {
 		p.f("Warning: %s\n", r.Command.Warning)
 	}
@@ -84,6 +84,10 @@ func (r *Result) WriteUninstall(w io.Writer) error {
 			continue
 		}
 		removed = true
+		if f.Removed {
+			p.f("Removed spcstr from %s: %s held nothing else, so it was deleted.\n", count(len(f.Change.Removed), "event"), r.Rel(f.Path))
+			continue
+		}
 		p.f("Removed spcstr from %s in %s", count(len(f.Change.Removed), "event"), r.Rel(f.Path))
 		if f.Backup != "" {
 			p.f(" (previous file saved as %s)", r.Rel(f.Backup))

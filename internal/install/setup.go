@@ -44,6 +44,9 @@ type FileResult struct {
 	Diff string
 	// Created is true when the file did not exist before.
 	Created bool
+	// Removed is true when uninstall deleted the file: it held nothing
+	// but spcstr's hooks, and an empty "{}" would be left otherwise.
+	Removed bool
 }
 
 // Result is what Init or Uninstall did (or, in a dry run, would do).
@@ -183,6 +186,16 @@ func Uninstall(opts Options) (*Result, error) {
 		}
 		change := d.Uninstall()
 		fr := FileResult{Path: d.Path, Change: change, Diff: d.Diff(r.Rel(d.Path))}
+		if d.Emptied() && !opts.Global { // the user file stays, even empty
+			fr.Removed, fr.Diff = true, d.RemovalDiff(r.Rel(d.Path))
+			if !opts.DryRun {
+				if err := d.Remove(); err != nil {
+					return nil, err
+				}
+			}
+			r.Files = append(r.Files, fr)
+			continue
+		}
 		if !opts.DryRun {
 			if fr.Backup, err = d.Save(); err != nil {
 				return nil, err

@@ -1,9 +1,11 @@
 // Package jsonfile owns how spcstr keeps a JSON document on disk safely when
 // many short-lived processes share it: an exclusive lock (a sibling ".lock"
-// file, github.com/gofrs/flock) held across the whole read-modify-write,
-// atomic replacement (temp file in the same folder, fsync, rename:
-// github.com/google/renameio), and a document that no longer parses set
-// aside under a new name instead of being overwritten.
+// file, flock(2)) held across the whole read-modify-write, atomic
+// replacement (temp file in the same folder, fsync, rename), and a document
+// that no longer parses set aside under a new name instead of being
+// overwritten. Every path below a project's .spcstr/ is resolved inside it
+// (internal/safefs): a symlink there never leads a write, lock or rename
+// out of the project.
 package jsonfile
 
 import (
@@ -17,55 +19,38 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gofrs/flock"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // LockTimeout bounds how long Update waits for another process's lock.
 var LockTimeout = 10 * time.Second
 
 // ErrLockTimeout is returned when the lock could not be taken in time.
-var ErrLockTimeout = errors.New("timed out waiting for lock")
+var ErrLockTimeout = safefs.ErrLockTimeout
 
-// Lock takes the exclusive lock that guards path (the file path + ".lock"),
-// creating missing parent folders. The caller must call the returned
-// unlock function.
+// Lock takes the exclusive lock that guards path (the file
+// LockPath(path)), creating missing parent folders. Nothing below a
+// project's .spcstr/ is followed out of it (see safefs.Beneath). The
+// caller must call the returned unlock function.
 func Lock(ctx context.Context, path string) (unlock func(), err error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("create folder for %s: %w", path, err)
-	}
-	fl := flock.New(LockPath(path))
-	// Fast path: uncontended lock without timers.
-	ok, err := fl.TryLock()
+	root, rel, err := safefs.BeneathCreate(path)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		return nil, err
 	}
-	if !ok {
-		// Wait in the kernel instead of polling: when the hooks of many
-		// parallel tool calls queue on one session's lock, polling every
-		// few milliseconds burns the CPU that Claude Code itself needs.
-		ctx, cancel := context.WithTimeout(ctx, LockTimeout)
-		defer cancel()
-		done := make(chan error, 1)
-		go func() { done <- fl.Lock() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				return nil, fmt.Errorf("lock %s: %w", path, err)
-			}
-		case <-ctx.Done():
-			// Give up; release the lock if the wait still succeeds later.
-			go func() {
-				if <-done == nil {
-					_ = fl.Unlock()
-				}
-			}()
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return nil, fmt.Errorf("lock %s: %w", path, ErrLockTimeout)
-			}
-			return nil, fmt.Errorf("lock %s: %w", path, ctx.Err())
-		}
+	release, err := lockIn(ctx, root, rel)
+	if err != nil {
+		root.Close()
+		return nil, err
 	}
-	return func() { _ = fl.Unlock() }, nil
+	return func() { release(); root.Close() }, nil
+}
+
+func lockIn(ctx context.Context, root *os.Root, rel string) (func(), error) {
+	unlock, err := safefs.Lock(ctx, root, lockName(rel), LockTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", filepath.Join(root.Name(), rel), err)
+	}
+	return unlock, nil
 }
 
 // LockPath returns the lock file guarding path.
@@ -73,11 +58,26 @@ func LockPath(path string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
 }
 
+func lockName(rel string) string {
+	return filepath.Join(filepath.Dir(rel), "."+filepath.Base(rel)+".lock")
+}
+
 // Write replaces path atomically with data: readers see the old document or
-// the new one, never a mix, even if the process is killed mid-write.
+// the new one, never a mix, even if the process is killed mid-write. No
+// symlink below a project's .spcstr/ is followed out of it. The folder
+// must exist.
 func Write(path string, data []byte) error {
-	if err := writeAtomic(path, data); err != nil {
+	root, rel, err := safefs.Beneath(path)
+	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer root.Close()
+	return writeIn(root, rel, data)
+}
+
+func writeIn(root *os.Root, rel string, data []byte) error {
+	if err := safefs.WriteAtomic(root, rel, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Join(root.Name(), rel), err)
 	}
 	return nil
 }
@@ -95,16 +95,30 @@ func WriteJSON(path string, v any) error {
 var ErrCorrupt = errors.New("corrupt JSON document")
 
 // Read loads path into v. A missing file is reported with fs.ErrNotExist.
-// A file that does not parse is renamed to SetAsideName(path) (never
-// overwritten, never deleted) and ErrCorrupt is returned with the new name.
+// A file that does not parse, is not a regular file (a directory, a FIFO)
+// or is larger than safefs.MaxStateBytes is renamed to SetAsideName(path)
+// (never overwritten, never deleted) and ErrCorrupt is returned with the
+// new name.
 func Read(path string, v any) error {
-	data, err := os.ReadFile(path)
+	root, rel, err := safefs.Beneath(path)
 	if err != nil {
 		return err
 	}
-	if err := Decode(data, v); err != nil {
-		aside := SetAsideName(path, time.Now())
-		if rerr := os.Rename(path, aside); rerr != nil {
+	defer root.Close()
+	return readIn(root, rel, v)
+}
+
+func readIn(root *os.Root, rel string, v any) error {
+	path := filepath.Join(root.Name(), rel)
+	data, err := safefs.ReadFileIn(root, rel, safefs.MaxStateBytes)
+	if err == nil {
+		err = Decode(data, v)
+	} else if !errors.Is(err, safefs.ErrNotRegular) && !errors.Is(err, safefs.ErrTooLarge) {
+		return err
+	}
+	if err != nil {
+		aside := SetAsideName(rel, time.Now())
+		if rerr := root.Rename(rel, aside); rerr != nil {
 			return fmt.Errorf("%w: %s: %v (and could not set it aside: %v)", ErrCorrupt, path, err, rerr)
 		}
 		return fmt.Errorf("%w: %s set aside as %s: %v", ErrCorrupt, path, filepath.Base(aside), err)
@@ -135,13 +149,18 @@ func SetAsideName(path string, now time.Time) string {
 // if fn returns changed == true. The read error of a corrupt document is
 // passed to fn through readErr so that it can be recorded.
 func Update(ctx context.Context, path string, v any, fn func(fresh bool, readErr error) (changed bool, err error)) error {
-	unlock, err := Lock(ctx, path)
+	root, rel, err := safefs.BeneathCreate(path)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	unlock, err := lockIn(ctx, root, rel)
 	if err != nil {
 		return err
 	}
 	defer unlock()
 	fresh := false
-	readErr := Read(path, v)
+	readErr := readIn(root, rel, v)
 	switch {
 	case readErr == nil:
 	case errors.Is(readErr, fs.ErrNotExist):
@@ -155,5 +174,9 @@ func Update(ctx context.Context, path string, v any, fn func(fresh bool, readErr
 	if err != nil || !changed {
 		return err
 	}
-	return WriteJSON(path, v)
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	return writeIn(root, rel, append(data, '\n'))
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -156,16 +157,86 @@ func TestUpdate(t *testing.T) {
 	if asides, _ := filepath.Glob(p + ".corrupt-*"); len(asides) != 1 {
 		t.Errorf("asides = %v", asides)
 	}
-	// An unreadable path (a folder) is an error, not a fresh document.
+	// A folder or a FIFO where the document belongs is set aside like a
+	// corrupt document (never read, never blocked on) and fn starts fresh
+	// with the reason.
 	if err := os.Mkdir(filepath.Join(dir, "isdir.json"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	err = Update(ctx, filepath.Join(dir, "isdir.json"), &d, func(bool, error) (bool, error) {
-		t.Error("fn called for an unreadable document")
-		return false, nil
-	})
-	if err == nil {
-		t.Error("Update of a folder succeeded")
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"isdir.json", "fifo.json"} {
+		p := filepath.Join(dir, name)
+		err = Update(ctx, p, &d, func(fresh bool, readErr error) (bool, error) {
+			if !fresh || !errors.Is(readErr, ErrCorrupt) {
+				t.Errorf("%s: fresh=%v readErr=%v", name, fresh, readErr)
+			}
+			d.N = 3
+			return true, nil
+		})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("%s: not replaced by a document: %v", name, err)
+		}
+		if asides, _ := filepath.Glob(p + ".corrupt-*"); len(asides) != 1 {
+			t.Errorf("%s: asides = %v", name, asides)
+		}
+	}
+}
+
+// Nothing below .spcstr/ is followed out of it: a symlinked folder or
+// document or lock file leading outside makes the write fail and leaves
+// the outside untouched.
+func TestNoEscapeFromSpcstr(t *testing.T) {
+	ctx := context.Background()
+	for _, link := range []string{"sessions", "sessions/s1", "sessions/s1/state.json", "sessions/s1/.state.json.lock"} {
+		t.Run(link, func(t *testing.T) {
+			project, outside := t.TempDir(), t.TempDir()
+			spc := filepath.Join(project, ".spcstr")
+			if err := os.MkdirAll(filepath.Join(spc, "sessions", "s1"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			target := filepath.Join(outside, "target")
+			if filepath.Ext(link) == "" && !strings.HasSuffix(link, ".lock") {
+				_ = os.MkdirAll(filepath.Join(target, "s1"), 0o755)
+			}
+			_ = os.RemoveAll(filepath.Join(spc, link))
+			if err := os.Symlink(target, filepath.Join(spc, link)); err != nil {
+				t.Fatal(err)
+			}
+			var d doc
+			err := Update(ctx, filepath.Join(spc, "sessions", "s1", "state.json"), &d, func(bool, error) (bool, error) {
+				d.N = 1
+				return true, nil
+			})
+			if err == nil {
+				t.Error("update through a symlink out of .spcstr succeeded")
+			}
+			var found []string
+			_ = filepath.Walk(outside, func(p string, fi os.FileInfo, err error) error {
+				if err == nil && !fi.IsDir() {
+					found = append(found, p)
+				}
+				return nil
+			})
+			if len(found) > 0 {
+				t.Errorf("files written outside: %v", found)
+			}
+		})
+	}
+	// .spcstr itself may be a symlink the user made.
+	project, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(project, ".spcstr")); err != nil {
+		t.Fatal(err)
+	}
+	var d doc
+	if err := Update(ctx, filepath.Join(project, ".spcstr", "sessions", "s1", "state.json"), &d, func(bool, error) (bool, error) {
+		return true, nil
+	}); err != nil {
+		t.Errorf("symlinked .spcstr: %v", err)
 	}
 }
 

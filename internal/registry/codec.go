@@ -28,9 +28,18 @@ func (f *File) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if v, ok := raw["sessions"]; ok {
-		var sessions map[string]Entry
+		// Entry by entry: one malformed entry must not lose the others.
+		var sessions map[string]json.RawMessage
 		if json.Unmarshal(v, &sessions) == nil {
-			f.Sessions = sessions
+			f.Sessions = make(map[string]Entry, len(sessions))
+			for k, ev := range sessions {
+				var e Entry
+				if json.Unmarshal(ev, &e) != nil {
+					f.dropped = append(f.dropped, k)
+					continue
+				}
+				f.Sessions[k] = e
+			}
 			delete(raw, "sessions")
 		}
 	}

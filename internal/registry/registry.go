@@ -1,7 +1,9 @@
-// Package registry owns the session registry (~/.claude/sessions.json, seed
-// 000 §4), shared with the Python requirements framework: which Claude Code
+// Package registry owns the session registry (~/.claude/sessions.json),
+// shared with the Python requirements framework: which Claude Code
 // sessions are running, keyed by their 8-character id, with the pid of the
-// Claude Code process used to tell live sessions from stale ones.
+// Claude Code process used to tell live sessions from stale ones. Both
+// programs lock it the framework's way (see update.go), so neither loses
+// the other's sessions; one malformed entry never costs the others.
 // SPCSTR_REGISTRY overrides its path.
 package registry
 
@@ -10,10 +12,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
-
-	"github.com/dylan-gluck/spcstr/internal/jsonfile"
 )
 
 // File is the registry document.
@@ -21,7 +22,8 @@ type File struct {
 	Version  string
 	Sessions map[string]Entry
 
-	extra map[string]json.RawMessage // keys spcstr does not know, kept
+	extra   map[string]json.RawMessage // keys spcstr does not know, kept
+	dropped []string                   // session keys whose entry did not parse
 }
 
 // Entry is one registered session. Times are Unix seconds, as the Python
@@ -62,20 +64,15 @@ func ShortID(id string) string {
 	return id
 }
 
+// MaxEntries bounds the registry: beyond it, the sessions least recently
+// active are dropped (a registry that grew to megabytes made every
+// SessionStart slow).
+const MaxEntries = 500
+
 // Register adds or refreshes a session and drops entries whose Claude Code
-// process is gone.
+// process is gone, keeping at most MaxEntries.
 func Register(ctx context.Context, path, sessionID string, e Entry, alive func(pid int) bool) error {
-	var f File
-	return jsonfile.Update(ctx, path, &f, func(fresh bool, _ error) (bool, error) {
-		if fresh {
-			f = File{Version: "1.0"}
-		}
-		if f.Sessions == nil {
-			f.Sessions = map[string]Entry{}
-		}
-		if f.Version == "" {
-			f.Version = "1.0"
-		}
+	return update(ctx, path, func(f *File) bool {
 		for k, old := range f.Sessions {
 			if old.PPID > 0 && !alive(old.PPID) {
 				delete(f.Sessions, k)
@@ -90,54 +87,63 @@ func Register(ctx context.Context, path, sessionID string, e Entry, alive func(p
 		}
 		e.SessionID = sessionID
 		f.Sessions[key] = e
-		return true, nil
+		bound(f, key)
+		return true
 	})
 }
 
-// RefreshInterval is how often a session's last_active is refreshed: at
-// most once a minute, so that the hook does not rewrite a file shared by
-// every session on every event.
-const RefreshInterval = time.Minute
+// bound drops the least recently active entries beyond MaxEntries (never
+// keep).
+func bound(f *File, keep string) {
+	if len(f.Sessions) <= MaxEntries {
+		return
+	}
+	keys := make([]string, 0, len(f.Sessions))
+	for k := range f.Sessions {
+		if k != keep {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := f.Sessions[keys[i]], f.Sessions[keys[j]]
+		if a.LastActive != b.LastActive {
+			return a.LastActive > b.LastActive
+		}
+		return keys[i] < keys[j]
+	})
+	for _, k := range keys[MaxEntries-1:] {
+		delete(f.Sessions, k)
+	}
+}
 
 // Touch sets a registered session's last_active to now. A session that is
-// not registered is left alone (SessionStart registers it), and so is one
-// refreshed less than RefreshInterval ago.
+// not registered is left alone (SessionStart registers it). The hook calls
+// it at most once a minute per session (on the session's first event of a
+// minute), so that a file shared by every session is not rewritten on
+// every event.
 func Touch(ctx context.Context, path, sessionID string, now float64) error {
-	var f File
-	return jsonfile.Update(ctx, path, &f, func(fresh bool, _ error) (bool, error) {
+	return update(ctx, path, func(f *File) bool {
 		key := ShortID(sessionID)
 		e, ok := f.Sessions[key]
-		if fresh || !ok || now-e.LastActive < RefreshInterval.Seconds() {
-			return false, nil
+		if !ok || now <= e.LastActive {
+			return false
 		}
 		e.LastActive = now
 		f.Sessions[key] = e
-		return true, nil
+		return true
 	})
 }
 
 // Remove deletes a session's entry.
 func Remove(ctx context.Context, path, sessionID string) error {
-	var f File
-	return jsonfile.Update(ctx, path, &f, func(fresh bool, _ error) (bool, error) {
+	return update(ctx, path, func(f *File) bool {
 		key := ShortID(sessionID)
 		if _, ok := f.Sessions[key]; !ok {
-			return false, nil
+			return false
 		}
 		delete(f.Sessions, key)
-		return true, nil
+		return true
 	})
-}
-
-// Load reads the registry without locking (it is replaced atomically). A
-// missing or unreadable registry is empty: the registry is advisory.
-func Load(path string) File {
-	var f File
-	data, err := os.ReadFile(path)
-	if err != nil || jsonfile.Decode(data, &f) != nil || f.Sessions == nil {
-		return File{Version: "1.0", Sessions: map[string]Entry{}}
-	}
-	return f
 }
 
 // Lookup returns the entry for a full or short session id.

@@ -3,8 +3,10 @@ package registry
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -213,6 +215,70 @@ func TestRegisterKeepsForeignFields(t *testing.T) {
 	}
 }
 
+// One malformed entry used to make the next registration drop every other
+// session (other projects' too). The entries that parse are kept, the
+// whole original is set aside first, and a later write is clean.
+func TestMalformedEntryKeepsOthers(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sessions.json")
+	orig := `{"version":"1.0","sessions":{"c1":"yes","good1111":{"pid":1,"ppid":100,"project_dir":"/other"},"good2222":{"pid":2,"ppid":100,"custom":[1]}},"python_key":true}`
+	if err := os.WriteFile(p, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alive := func(int) bool { return true }
+	if err := Register(context.Background(), p, "newnew99-aaaa", Entry{PID: 3, PPID: 100}, alive); err != nil {
+		t.Fatal(err)
+	}
+	f := Load(p)
+	for _, k := range []string{"good1111", "good2222", "newnew99"} {
+		if _, ok := f.Sessions[k]; !ok {
+			t.Errorf("entry %s lost: %v", k, f.Sessions)
+		}
+	}
+	asides, _ := filepath.Glob(p + ".corrupt-*")
+	if len(asides) != 1 {
+		t.Fatalf("original not set aside: %v", asides)
+	}
+	if data, _ := os.ReadFile(asides[0]); string(data) != orig {
+		t.Errorf("set-aside copy differs: %s", data)
+	}
+	data, _ := os.ReadFile(p)
+	var v map[string]any
+	if err := json.Unmarshal(data, &v); err != nil || v["python_key"] != true {
+		t.Errorf("registry after rewrite: %v %s", err, data)
+	}
+	// A clean registry is not set aside again.
+	_ = Register(context.Background(), p, "other999", Entry{PPID: 100}, alive)
+	if asides, _ := filepath.Glob(p + ".corrupt-*"); len(asides) != 1 {
+		t.Errorf("asides: %v", asides)
+	}
+}
+
+// A huge registry (20 MB of stale entries made SessionStart take 3 s) is
+// pruned and bounded on the next registration.
+func TestRegistryBounded(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "sessions.json")
+	sessions := map[string]any{}
+	for i := 0; i < 3*MaxEntries; i++ {
+		sessions[fmt.Sprintf("s%07d", i)] = map[string]any{"pid": i, "ppid": 100, "last_active": float64(i), "project_dir": strings.Repeat("p", 100)}
+	}
+	data, _ := json.Marshal(map[string]any{"version": "1.0", "sessions": sessions})
+	_ = os.WriteFile(p, data, 0o644)
+	if err := Register(context.Background(), p, "newest00", Entry{PPID: 100, LastActive: 1}, func(int) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	f := Load(p)
+	if len(f.Sessions) != MaxEntries {
+		t.Errorf("%d entries, want %d", len(f.Sessions), MaxEntries)
+	}
+	if _, ok := f.Sessions["newest00"]; !ok {
+		t.Error("the registering session was dropped")
+	}
+	if _, ok := f.Sessions[fmt.Sprintf("s%07d", 3*MaxEntries-1)]; !ok {
+		t.Error("the most recently active entry was dropped")
+	}
+}
+
 func TestTouch(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sessions.json")
 	ctx := context.Background()
@@ -225,10 +291,9 @@ func TestTouch(t *testing.T) {
 		now  float64
 		want float64
 	}{
-		{"abcdef12-0000", 130, 100}, // within the minute: unchanged
-		{"abcdef12-0000", 161, 161},
-		{"abcdef12-0000", 200, 161},
-		{"ffffffff-0000", 500, 161}, // not registered: nothing
+		{"abcdef12-0000", 130, 130},
+		{"abcdef12-0000", 120, 130}, // never backwards
+		{"ffffffff-0000", 500, 130}, // not registered: nothing
 	} {
 		if err := Touch(ctx, path, tt.id, tt.now); err != nil {
 			t.Fatal(err)

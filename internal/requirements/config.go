@@ -3,6 +3,7 @@ package requirements
 import (
 	"errors"
 	"fmt"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -210,7 +211,7 @@ func (e *parseError) Error() string {
 }
 
 func readYAML(path string) (yaml.MapSlice, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, safefs.MaxConfigBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, err

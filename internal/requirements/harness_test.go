@@ -6,34 +6,41 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dylan-gluck/spcstr/e2e/harness"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/internal/testshared"
 )
 
-// TestHarnessReqGate runs the real Claude Code client (the offline harness
-// of the offline Claude Code harness ($SPCSTR_SHARED/harness), installed at $SPCSTR_HARNESS) with spcstr as every
-// hook: the scripted model tries an Edit, is denied by the requirements
-// gate, runs the project skill that satisfies the requirement, edits again
-// and stops. It checks what Claude Code did and what spcstr recorded.
+// TestHarnessReqGate runs the real Claude Code CLI (offline, through
+// e2e/harness) with spcstr as every hook: the scripted model tries an
+// Edit, is denied by the requirements gate, runs the project skill that
+// satisfies the requirement, edits again and stops. It checks what Claude
+// Code did and what spcstr recorded.
 func TestHarnessReqGate(t *testing.T) {
-	harness := testshared.Harness(t)
+	env := harness.Require(t)
 	scenario, err := filepath.Abs(filepath.Join("testdata", "harness", "req-gate.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := t.TempDir()
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	bin := testshared.BuildSpcstr(t)
 	out := filepath.Join(tmp, "run")
 	hook := fmt.Sprintf("SPCSTR_REGISTRY=%s %s hook", filepath.Join(tmp, "registry.json"), bin)
-	run := exec.Command(filepath.Join(harness, "run-scenario.sh"), scenario, hook, out)
-	if b, err := run.CombinedOutput(); err != nil {
-		t.Fatalf("run-scenario.sh: %v\n%s", err, b)
+	res, err := env.Run(t.Context(), harness.Options{Scenario: scenario, HookCommand: hook, OutDir: out})
+	if err != nil {
+		t.Fatalf("harness run: %v", err)
+	}
+	// The scenario's own expect block.
+	if fails := harness.Check(scenario, res); len(fails) > 0 {
+		t.Errorf("the run does not meet the scenario's expect block:\n%s", strings.Join(fails, "\n"))
 	}
 
 	// What Claude Code did.
@@ -116,12 +123,6 @@ func TestHarnessReqGate(t *testing.T) {
 		t.Errorf("decisions.json (deny at %d, allow at %d):\n%s", deny, allow, dec)
 	}
 
-	// The harness's own checks of the scenario's expect block.
-	if py, err := exec.LookPath("python3"); err == nil {
-		if b, err := exec.Command(py, filepath.Join(harness, "check.py"), scenario, out).CombinedOutput(); err != nil {
-			t.Errorf("check.py: %v\n%s", err, b)
-		}
-	}
 }
 
 func readLines[T any](t *testing.T, path string) []T {

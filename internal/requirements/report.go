@@ -11,12 +11,17 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/registry"
 )
 
+// ConfigFileNames names the three requirements files, in cascade order.
+const ConfigFileNames = "~/.claude/requirements.yaml, .claude/requirements.yaml, .claude/requirements.local.yaml"
+
 // StatusReport is `spcstr req status --json`.
 type StatusReport struct {
-	Project      string   `json:"project"`
-	Branch       string   `json:"branch"`
-	Session      string   `json:"session,omitempty"`
-	StateFile    string   `json:"state_file"`
+	Project   string `json:"project"`
+	Branch    string `json:"branch"`
+	Session   string `json:"session,omitempty"`
+	StateFile string `json:"state_file"`
+	// Files are the configuration files read, as `req list` names them.
+	Files        []string `json:"files"`
 	Enabled      bool     `json:"enabled"`
 	Requirements []Status `json:"requirements"`
 	Warnings     []string `json:"warnings,omitempty"`
@@ -31,9 +36,13 @@ func (p *Project) Report(sessionID string) (*StatusReport, error) {
 	if st == nil {
 		st = []Status{}
 	}
+	files := p.Config.Files
+	if files == nil {
+		files = []string{}
+	}
 	return &StatusReport{
 		Project: p.Root, Branch: p.Loc.Branch, Session: registry.ShortID(sessionID), StateFile: p.Loc.Path,
-		Enabled: p.Config.Enabled, Requirements: st, Warnings: p.Config.Warnings,
+		Files: files, Enabled: p.Config.Enabled, Requirements: st, Warnings: p.Config.Warnings,
 	}, nil
 }
 
@@ -69,11 +78,16 @@ func (r *StatusReport) WriteText(w io.Writer, how string) {
 		}
 	}
 	fmt.Fprintf(w, "Branch %s · %s\nState: %s\n", r.Branch, sess, r.StateFile)
+	if len(r.Files) == 0 {
+		fmt.Fprintln(w, "No requirements configuration found ("+ConfigFileNames+").")
+		return
+	}
+	fmt.Fprintf(w, "Configuration: %s\n", strings.Join(r.Files, ", "))
 	if !r.Enabled {
 		fmt.Fprintln(w, "Requirements are switched off (enabled: false).")
 	}
 	if len(r.Requirements) == 0 {
-		fmt.Fprintln(w, "No requirements configured (.claude/requirements.yaml).")
+		fmt.Fprintln(w, "No requirements configured.")
 		return
 	}
 	fmt.Fprintln(w)
@@ -193,7 +207,7 @@ func (c *Config) List() *ListReport {
 // WriteText prints the configuration as a table.
 func (l *ListReport) WriteText(w io.Writer) {
 	if len(l.Files) == 0 {
-		fmt.Fprintln(w, "No requirements configuration found (~/.claude/requirements.yaml, .claude/requirements.yaml, .claude/requirements.local.yaml).")
+		fmt.Fprintln(w, "No requirements configuration found ("+ConfigFileNames+").")
 		return
 	}
 	fmt.Fprintf(w, "Configuration: %s\n", strings.Join(l.Files, ", "))

@@ -59,6 +59,7 @@ type Entry struct {
 type object struct {
 	present map[string]bool
 	extra   map[string]json.RawMessage
+	dropped []string // entries of a map field that did not parse
 }
 
 type field struct {
@@ -110,7 +111,11 @@ func (o *object) decodeFields(data []byte, fields []field, what string) error {
 		if !ok {
 			continue
 		}
-		if err := json.Unmarshal(raw, f.ptr); err != nil {
+		if ok, err := o.decodeMap(raw, f); ok {
+			if err != nil {
+				continue
+			}
+		} else if err := json.Unmarshal(raw, f.ptr); err != nil {
 			reflect.ValueOf(f.ptr).Elem().SetZero()
 			continue // keep the value as read, in extra
 		}
@@ -121,6 +126,61 @@ func (o *object) decodeFields(data []byte, fields []field, what string) error {
 		o.extra = m
 	}
 	return nil
+}
+
+// decodeMap decodes a map of requirements or session entries one value at
+// a time, so that one malformed value does not lose the others: it is
+// left out and named in o.dropped. ok is false for other fields.
+func (o *object) decodeMap(raw json.RawMessage, f field) (ok bool, err error) {
+	switch ptr := f.ptr.(type) {
+	case *map[string]*Requirement:
+		*ptr, err = decodeEach[Requirement](raw, f.name, &o.dropped)
+		return true, err
+	case *map[string]*Entry:
+		*ptr, err = decodeEach[Entry](raw, f.name, &o.dropped)
+		return true, err
+	}
+	return false, nil
+}
+
+func decodeEach[T any](raw json.RawMessage, name string, dropped *[]string) (map[string]*T, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, nil
+	}
+	out := make(map[string]*T, len(m))
+	for k, v := range m {
+		if bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			out[k] = nil
+			continue
+		}
+		t := new(T)
+		if err := json.Unmarshal(v, t); err != nil {
+			*dropped = append(*dropped, name+"."+k)
+			continue
+		}
+		out[k] = t
+	}
+	return out, nil
+}
+
+// Damaged lists the entries (requirement names, "sessions.<key>") that did
+// not parse and were left out when the file was read.
+func (f *File) Damaged() []string {
+	out := append([]string(nil), f.obj.dropped...)
+	for name, r := range f.Requirements {
+		if r == nil {
+			continue
+		}
+		for _, d := range r.robj.dropped {
+			out = append(out, name+"."+d)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 var errNotObject = errors.New("not a JSON object")
@@ -212,7 +272,11 @@ func (r *Requirement) UnmarshalJSON(data []byte) error {
 		if !ok {
 			continue
 		}
-		if err := json.Unmarshal(raw, f.ptr); err != nil {
+		if ok, err := r.robj.decodeMap(raw, f); ok {
+			if err != nil {
+				continue
+			}
+		} else if err := json.Unmarshal(raw, f.ptr); err != nil {
 			reflect.ValueOf(f.ptr).Elem().SetZero()
 			continue
 		}

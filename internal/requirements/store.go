@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -54,7 +55,7 @@ func unix(t time.Time) float64 { return float64(t.Unix()) }
 // only writers set files aside.
 func (l Location) Load() (*File, error) {
 	f := &File{}
-	data, err := os.ReadFile(l.Path)
+	data, err := safefs.ReadFile(l.Path, safefs.MaxStateBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return f, nil
@@ -96,6 +97,15 @@ func (l Location) Update(ctx context.Context, now time.Time, fn func(f *File) bo
 			notice = fmt.Sprintf("requirements state could not be read and was set aside (%v); starting a fresh one", readErr)
 		}
 		changed := false
+		if bad := f.Damaged(); len(bad) > 0 {
+			// Keep what parses; the whole original goes aside first.
+			aside, err := setAsideCopy(l.Path, now)
+			if err != nil {
+				return false, fmt.Errorf("entries %v of %s do not parse, and it could not be set aside: %w", bad, l.Path, err)
+			}
+			notice = fmt.Sprintf("requirements state entries %s did not parse and were dropped; the original is kept as %s", strings.Join(bad, ", "), filepath.Base(aside))
+			changed = true
+		}
 		if fresh {
 			f = File{}
 		}
@@ -127,4 +137,15 @@ func (l Location) Update(ctx context.Context, now time.Time, fn func(f *File) bo
 		return changed, nil
 	})
 	return notice, err
+}
+
+// setAsideCopy copies the file at path to jsonfile.SetAsideName(path) and
+// returns that name.
+func setAsideCopy(path string, now time.Time) (string, error) {
+	data, err := safefs.ReadFile(path, safefs.MaxStateBytes)
+	if err != nil {
+		return "", err
+	}
+	aside := jsonfile.SetAsideName(path, now)
+	return aside, jsonfile.Write(aside, data)
 }

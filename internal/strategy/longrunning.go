@@ -18,6 +18,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/pathglob"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -257,7 +258,7 @@ func (s *longRunning) trackWrite(in *gate.Input) ([]gate.Verdict, error) {
 	if old == nil {
 		old = resp.OriginalFileContents
 	}
-	data, err := os.ReadFile(s.path(in, file))
+	data, err := safefs.ReadFile(s.path(in, file), safefs.MaxConfigBytes)
 	if err != nil {
 		return nil, nil // moved or deleted since: nothing to compare
 	}
@@ -394,7 +395,7 @@ func (s *longRunning) progressUpdated(in *gate.Input) bool {
 }
 
 func (s *longRunning) countFeatures(in *gate.Input) (passing, total int) {
-	data, err := os.ReadFile(s.path(in, s.o.FeatureList))
+	data, err := safefs.ReadFile(s.path(in, s.o.FeatureList), safefs.MaxConfigBytes)
 	if err != nil {
 		return 0, 0
 	}
@@ -414,7 +415,7 @@ func (s *longRunning) countFeatures(in *gate.Input) (passing, total int) {
 
 // lastProgress returns the start of the progress file's last paragraph.
 func (s *longRunning) lastProgress(in *gate.Input) string {
-	data, err := os.ReadFile(s.path(in, s.o.ProgressFile))
+	data, err := safefs.ReadFile(s.path(in, s.o.ProgressFile), safefs.MaxConfigBytes)
 	if err != nil {
 		return ""
 	}

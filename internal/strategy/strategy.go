@@ -251,9 +251,7 @@ func Conflicts(list []*Loaded) []Problem {
 					continue
 				}
 				out = append(out, Problem{Kind: ProblemConflict, Strategies: []string{a.Name, b.Name}, Hook: hit,
-					Message: fmt.Sprintf("strategies %s and %s both block at %s. Resolve it: remove one of them, "+
-						"narrow one's hooks (e.g. `hooks:` without %s), or set enabled: false on one. Until then the "+
-						"strategies record their decisions without enforcing them.", a.Name, b.Name, hit, hit)})
+					Message: fmt.Sprintf("strategies %s and %s both block at %s", a.Name, b.Name, hit)})
 				break
 			}
 		}
@@ -388,6 +386,11 @@ func (g *strategyGate) Advise(ctx context.Context, in *gate.Input, escalated []g
 	return vs, err
 }
 
+// ConflictConsequence says what a conflict does and how to resolve it; a
+// report says it once, not once per conflicting pair.
+const ConflictConsequence = "Until every conflict is resolved, the strategies record their decisions without enforcing them. " +
+	"Resolve one by disabling a strategy (enabled: false) or narrowing its hooks (`hooks:`) so that only one blocks there."
+
 // notice tells the user, once per session, that the strategies
 // configuration has problems.
 type notice struct{ problems []Problem }
@@ -398,9 +401,14 @@ func (n notice) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, err
 	if !showsSystemMessage(in.Name) || !in.Session.Note("strategies:config-problem") {
 		return nil, nil
 	}
-	msgs := make([]string, 0, len(n.problems))
+	msgs := make([]string, 0, len(n.problems)+1)
+	conflict := false
 	for _, p := range n.problems {
 		msgs = append(msgs, "- "+p.Message)
+		conflict = conflict || p.Kind == ProblemConflict
+	}
+	if conflict { // said once, however many pairs conflict
+		msgs = append(msgs, ConflictConsequence)
 	}
 	return []gate.Verdict{{Source: "strategies",
 		SystemMessage: "spcstr: the strategies in .spcstr/config.yaml have problems (run `spcstr doctor`):\n" + strings.Join(msgs, "\n")}}, nil

@@ -302,4 +302,19 @@ func TestGateWrapper(t *testing.T) {
 	if gs := p.gates("feedback: {}\n"); gs != nil {
 		t.Fatal("gates without strategies")
 	}
+	// Three strategies blocking at Stop: three pairs named, what a
+	// conflict does said once (a new project: a new session).
+	p = newProject(t, true)
+	p.write("dirty.txt", "x")
+	gs = p.gates("strategies:\n  clean-state: {}\n  long-running:\n    require_progress: false\n  output-location: {}\n")
+	msg := ""
+	for _, v := range run(t, gs, p.input(hookio.Stop, nil)) {
+		msg += v.SystemMessage
+	}
+	if n := strings.Count(msg, "both block at Stop"); n != 3 {
+		t.Errorf("%d conflicts named, want 3:\n%s", n, msg)
+	}
+	if n := strings.Count(msg, "without enforcing"); n != 1 {
+		t.Errorf("the consequence is said %d times, want once:\n%s", n, msg)
+	}
 }

@@ -1,34 +1,15 @@
-// Package testshared locates the shared test material (the hook payload
-// corpus, the harness captures) for tests of other packages. It is
-// <module root>/../shared unless SPCSTR_SHARED names another folder. The
-// material is required: a test that needs it fails, with a clear message,
-// when it is missing, rather than skipping and hiding a gap.
+// Package testshared holds what tests of several packages need: the module
+// root (to find test data and build commands) and a spcstr build. Everything
+// a test reads is in the repository; the real-client harness is
+// e2e/harness.
 package testshared
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
-
-// Dir returns the shared folder, failing the test when it does not exist.
-func Dir(t testing.TB) string {
-	t.Helper()
-	d := os.Getenv("SPCSTR_SHARED")
-	if d == "" {
-		root, err := ModuleRoot()
-		if err != nil {
-			t.Fatalf("locate module root: %v", err)
-		}
-		d = filepath.Join(root, "..", "shared")
-	}
-	d = filepath.Clean(d)
-	if fi, err := os.Stat(filepath.Join(d, "corpus")); err != nil || !fi.IsDir() {
-		t.Fatalf("shared test material not found at %s (need %s/corpus and %s/harness/captures): "+
-			"check out ../shared next to the repository or set SPCSTR_SHARED to its path", d, d, d)
-	}
-	return d
-}
 
 // ModuleRoot returns the folder holding go.mod, searching up from the
 // working directory (a package's folder under go test).
@@ -47,4 +28,17 @@ func ModuleRoot() (string, error) {
 		}
 		d = parent
 	}
+}
+
+// BuildSpcstr builds the spcstr binary (static, as released) into the
+// test's temporary folder and returns its path.
+func BuildSpcstr(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "spcstr")
+	build := exec.Command("go", "build", "-o", bin, "github.com/dylan-gluck/spcstr/cmd/spcstr")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build spcstr: %v\n%s", err, out)
+	}
+	return bin
 }

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -44,7 +45,9 @@ func Update(path string, cur *state.TranscriptCursor, tokens *state.Tokens) erro
 		}
 		cur.Path, cur.Offset = path, 0
 	}
-	f, err := os.Open(path)
+	// Only a regular file: a FIFO or device named by the payload would
+	// block or never end.
+	f, fi, err := safefs.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil
@@ -52,10 +55,6 @@ func Update(path string, cur *state.TranscriptCursor, tokens *state.Tokens) erro
 		return fmt.Errorf("open transcript: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("stat transcript: %w", err)
-	}
 	if fi.Size() < cur.Offset {
 		cur.Offset, cur.Recent = 0, nil
 	}
@@ -68,26 +67,57 @@ func Update(path string, cur *state.TranscriptCursor, tokens *state.Tokens) erro
 	br := bufio.NewReaderSize(io.LimitReader(f, maxRead), 64<<10)
 	pos := cur.Offset
 	for {
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A long line (tool output): skip it whole; it holds no usage
-			// we need unless it is an assistant line, so read it fully.
-			full := append([]byte(nil), line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = br.ReadSlice('\n')
-				full = append(full, line...)
-			}
-			line = full
-		}
+		line, n, err := readLine(br)
 		if err != nil {
-			// Incomplete last line: leave it for the next call.
+			if n > MaxLine {
+				// A line longer than the limit that the read window ends
+				// inside: skip what was read; the rest of it is a fragment
+				// that parses as nothing and is skipped in turn.
+				pos += n
+			}
+			// Otherwise an incomplete last line: leave it for the next call.
 			break
 		}
-		pos += int64(len(line))
-		countLine(line, cur, tokens)
+		pos += n
+		if line != nil {
+			countLine(line, cur, tokens)
+		}
 	}
 	cur.Offset = pos
 	return nil
+}
+
+// MaxLine is the longest transcript line parsed. A longer line (a huge
+// tool output) is skipped without being held in memory: the offset moves
+// past it and later lines keep counting.
+const MaxLine = 8 << 20
+
+// readLine returns the next complete line and its length n in bytes; line
+// is nil for a line over MaxLine (skipped). err is set when no complete
+// line is left (n then counts the bytes of the incomplete one).
+func readLine(br *bufio.Reader) (line []byte, n int64, err error) {
+	chunk, err := br.ReadSlice('\n')
+	n = int64(len(chunk))
+	if err == nil {
+		return chunk, n, nil
+	}
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, n, err
+	}
+	full := append([]byte(nil), chunk...)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		chunk, err = br.ReadSlice('\n')
+		n += int64(len(chunk))
+		if full != nil && n <= MaxLine {
+			full = append(full, chunk...)
+		} else {
+			full = nil
+		}
+	}
+	if err != nil {
+		return nil, n, err
+	}
+	return full, n, nil
 }
 
 type line struct {

@@ -6,26 +6,32 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
-	"github.com/dylan-gluck/spcstr/internal/testshared"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-// sample is a real Claude Code 2.0.76 transcript (63 lines, 28 assistant
-// lines for 12 distinct messages, one of which streams a partial
-// output_tokens of 8 before its final 231).
-const sampleName = "oneryalcin__fasthooks__specs__data__sample_main_transcript.jsonl"
+// The sample is the main transcript the real Claude Code CLI (2.1.330)
+// wrote in the e2e agents scenario (testdata/agents-main.jsonl: 40 lines,
+// 5 assistant lines for 3 distinct messages, each message's text and tool
+// call on lines of their own), and agents-sidechain.jsonl is the transcript
+// of its first subagent. Re-record both with
+// go test ./e2e -run TestScenarios/agents -args -record.
+const (
+	sampleName    = "agents-main.jsonl"
+	sidechainName = "agents-sidechain.jsonl"
+)
 
-// sampleWant was computed independently from the file: per message.id the
-// last line's usage, summed; context = input+cache_read+cache_creation of
-// the last main-chain message.
-var sampleWant = state.Tokens{Input: 132, Output: 1480, CacheRead: 223265, CacheCreation: 8467, ContextUsed: 21331}
+// sampleWant was computed independently from the file (a few lines of
+// Python): per message.id the last line's usage, summed; context =
+// input+cache_read+cache_creation of the last main-chain message.
+var sampleWant = state.Tokens{Input: 1835, Output: 189, CacheRead: 15700, CacheCreation: 1030, ContextUsed: 5995}
 
 func readSample(t *testing.T) []byte {
 	t.Helper()
-	p := filepath.Join(testshared.Dir(t), "corpus", sampleName)
-	data, err := os.ReadFile(p)
+	data, err := os.ReadFile(filepath.Join("testdata", sampleName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,8 +102,7 @@ func TestSampleSplitAtEveryLine(t *testing.T) {
 func TestSamplePartialTrailingLine(t *testing.T) {
 	data := readSample(t)
 	p := filepath.Join(t.TempDir(), "s.jsonl")
-	// Byte cut points spread over the file, including inside the line that
-	// carries the final output_tokens of the straddling message.
+	// Byte cut points spread over the file, including inside its last line.
 	cuts := []int{1, 2, len(data) - 1, len(data) - 2}
 	for c := 0; c < len(data); c += len(data)/97 + 1 {
 		cuts = append(cuts, c)
@@ -172,7 +177,7 @@ func TestCountingRules(t *testing.T) {
 // The real subagent transcript line counts; it never moves the main
 // context figure.
 func TestSidechainSample(t *testing.T) {
-	side, err := os.ReadFile(filepath.Join(testshared.Dir(t), "corpus", "oneryalcin__fasthooks__specs__data__sample_agent_sidechain.jsonl"))
+	side, err := os.ReadFile(filepath.Join("testdata", sidechainName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,9 +190,11 @@ func TestSidechainSample(t *testing.T) {
 	var cur state.TranscriptCursor
 	var tok state.Tokens
 	update(t, p, &cur, &tok)
-	want := sampleWant
+	want := sampleWant // plus the subagent's two messages, computed the same way
 	want.Input += 728
 	want.Output += 152
+	want.CacheRead += 2100
+	want.CacheCreation += 2100
 	if tok != want {
 		t.Errorf("tokens = %+v, want %+v", tok, want)
 	}
@@ -283,6 +290,47 @@ func TestContextWindow(t *testing.T) {
 	for _, tt := range tests {
 		if got := ContextWindow(tt.model, tt.def); got != tt.want {
 			t.Errorf("ContextWindow(%q, %d) = %d", tt.model, tt.def, got)
+		}
+	}
+}
+
+// A line longer than the read window (a huge tool output) used to stall
+// the cursor for ever, re-reading 32 MiB on every hook. It is skipped: the
+// offset moves past it and later lines keep counting.
+func TestLineOverLimitSkipped(t *testing.T) {
+	huge := `{"type":"user","toolUseResult":{"stdout":"` + strings.Repeat("y", maxRead+(1<<20)) + `"}}` + "\n"
+	after := assistantLine("a1", "m", false, 1, 2, 3, 4)
+	p := filepath.Join(t.TempDir(), "t.jsonl")
+	write(t, p, []byte(after+huge+after+assistantLine("a2", "m", false, 1, 1, 1, 1)))
+	var cur state.TranscriptCursor
+	var tok state.Tokens
+	for i := 0; i < 4 && cur.Offset < int64(2*len(after)+len(huge)); i++ {
+		update(t, p, &cur, &tok)
+	}
+	want := state.Tokens{Input: 2, Output: 3, CacheRead: 4, CacheCreation: 5, ContextUsed: 3}
+	if tok != want {
+		t.Errorf("tokens = %+v, want %+v (offset %d)", tok, want, cur.Offset)
+	}
+}
+
+// A FIFO (or device) as the transcript is refused at once, never read.
+func TestTranscriptNotRegular(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "fifo.jsonl")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{p, "/dev/zero"} {
+		var cur state.TranscriptCursor
+		var tok state.Tokens
+		done := make(chan error, 1)
+		go func() { done <- Update(path, &cur, &tok) }()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("%s: no error", path)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: Update blocked", path)
 		}
 	}
 }

@@ -1,0 +1,185 @@
+package hookio
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// MaxDepth is the deepest nesting of arrays and objects a payload may have.
+// Deeper documents are rejected so that every log stays readable by tools
+// with a recursion limit (Python's json module, jq).
+const MaxDepth = 256
+
+// ErrTooDeep is returned by Decode for a payload nested deeper than MaxDepth.
+var ErrTooDeep = fmt.Errorf("payload nested deeper than %d levels", MaxDepth)
+
+// checkDepth scans data once (strings skipped) and fails when arrays and
+// objects nest deeper than MaxDepth.
+func checkDepth(data []byte) error {
+	depth, inString, escaped := 0, false, false
+	for _, c := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth > MaxDepth {
+				return ErrTooDeep
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return nil
+}
+
+// exactKeys are the fields whose value decides where an event is recorded.
+// encoding/json matches keys case-insensitively and lets the last match
+// win; Claude Code matches exactly, so for these the first exactly named
+// key is used, and a case variant ("SESSION_ID") only when there is no
+// exact one.
+var exactKeys = []string{"session_id", "hook_event_name", "cwd", "transcript_path"}
+
+// fixKeys resolves duplicate and case-variant keys of exactKeys the exact
+// way. It costs one scan of the payload unless such keys are present.
+func fixKeys(data []byte, ev *Event) {
+	suspect := false
+	for _, k := range exactKeys {
+		if countFold(data, k) > 1 {
+			suspect = true
+			break
+		}
+	}
+	if !suspect {
+		return
+	}
+	exact := map[string]json.RawMessage{}  // first exactly named key
+	folded := map[string]json.RawMessage{} // first key equal up to case
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return
+		}
+		key, _ := t.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return
+		}
+		for _, k := range exactKeys {
+			if key == k {
+				if _, seen := exact[k]; !seen {
+					exact[k] = raw
+				}
+			} else if strings.EqualFold(key, k) {
+				if _, seen := folded[k]; !seen {
+					folded[k] = raw
+				}
+			}
+		}
+	}
+	str := func(k string) string {
+		raw, ok := exact[k]
+		if !ok {
+			raw = folded[k]
+		}
+		var s string
+		if raw != nil && json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+		return ""
+	}
+	ev.SessionID = str("session_id")
+	ev.HookEventName = str("hook_event_name")
+	ev.Cwd = str("cwd")
+	ev.TranscriptPath = str("transcript_path")
+}
+
+// countFold counts the occurrences of `"key"` in data, ignoring case.
+func countFold(data []byte, key string) int {
+	n := 0
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '"')
+		if j < 0 {
+			return n
+		}
+		i += j + 1
+		if end := i + len(key); end < len(data) && data[end] == '"' && bytes.EqualFold(data[i:end], []byte(key)) {
+			n++
+		}
+	}
+}
+
+// StdinTimeout bounds how long the recorder waits for stdin to be closed.
+// Claude Code writes the payload and closes stdin at once; a stdin that
+// stays open must not hold the hook (and its session lock) for ever.
+const StdinTimeout = 5 * time.Second
+
+// ErrStdinTimeout is returned by ReadPayload when stdin was not closed in time.
+var ErrStdinTimeout = errors.New("stdin not closed in time")
+
+// ReadPayload reads a hook payload from r, at most MaxPayloadBytes+1
+// bytes. If r has not ended after timeout (a stdin nobody closes), it
+// returns what arrived so far with ErrStdinTimeout; the read left waiting
+// ends with the process.
+func ReadPayload(r io.Reader, timeout time.Duration) ([]byte, error) {
+	if timeout <= 0 {
+		return io.ReadAll(io.LimitReader(r, MaxPayloadBytes+1))
+	}
+	type chunk struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan chunk, 4)
+	go func() {
+		lr := io.LimitReader(r, MaxPayloadBytes+1)
+		size := 64 << 10
+		for {
+			b := make([]byte, size)
+			n, err := lr.Read(b)
+			ch <- chunk{b[:n], err}
+			if err != nil {
+				return
+			}
+			if size < 4<<20 {
+				size *= 2
+			}
+		}
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var data []byte
+	for {
+		select {
+		case c := <-ch:
+			data = append(data, c.b...)
+			if errors.Is(c.err, io.EOF) {
+				return data, nil
+			}
+			if c.err != nil {
+				return data, c.err
+			}
+		case <-timer.C:
+			return data, fmt.Errorf("%w (%v)", ErrStdinTimeout, timeout)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package safefs
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ContainerName is the folder whose contents may never lead out of it: a
+// project's .spcstr. It may itself be a symlink the user made.
+const ContainerName = ".spcstr"
+
+// Beneath opens the root that contains path and returns path relative to
+// it. The root is the nearest ancestor folder named .spcstr when there is
+// one (so nothing below .spcstr/ — sessions/<id>, logs, a log file — can be
+// a symlink out of it), else path's own folder (so at least the file itself
+// cannot be a symlink elsewhere). The folder of the root itself is opened
+// following symlinks. The caller closes the root.
+func Beneath(path string) (*os.Root, string, error) {
+	dir, rel := Split(path)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, "", fmt.Errorf("open folder %s: %w", dir, err)
+	}
+	return root, rel, nil
+}
+
+// BeneathCreate is Beneath for a writer: a missing root folder is created.
+// A .spcstr folder is created only inside an existing folder (never a whole
+// tree); any other root folder is created with its parents.
+func BeneathCreate(path string) (*os.Root, string, error) {
+	dir, rel := Split(path)
+	root, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if filepath.Base(dir) == ContainerName {
+			err = os.Mkdir(dir, 0o755)
+		} else {
+			err = os.MkdirAll(dir, 0o755)
+		}
+		if err == nil || errors.Is(err, fs.ErrExist) {
+			root, err = os.OpenRoot(dir)
+		}
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("open folder %s: %w", dir, err)
+	}
+	return root, rel, nil
+}
+
+// Split is the folder Beneath roots path at, and path relative to it.
+func Split(path string) (dir, rel string) {
+	path = filepath.Clean(path)
+	sep := string(filepath.Separator)
+	marker := sep + ContainerName + sep
+	if i := strings.LastIndex(path, marker); i >= 0 {
+		return path[:i+len(marker)-1], path[i+len(marker):]
+	}
+	if strings.HasPrefix(path, ContainerName+sep) {
+		return ContainerName, path[len(ContainerName)+1:]
+	}
+	return filepath.Dir(path), filepath.Base(path)
+}

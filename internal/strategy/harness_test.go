@@ -1,0 +1,227 @@
+package strategy_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dylan-gluck/spcstr/e2e/harness"
+	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/internal/testshared"
+	"github.com/dylan-gluck/spcstr/logs"
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+// runScenario runs the real Claude Code CLI (offline, against the
+// harness's scripted mock API) on one scenario with spcstr as every hook,
+// checks the scenario's expect block, and returns the output folder.
+func runScenario(t *testing.T, name string) string {
+	t.Helper()
+	env := harness.Require(t)
+	bin := testshared.BuildSpcstr(t)
+	scenario, err := filepath.Abs(filepath.Join("testdata", "harness", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(tmp, "run")
+	hook := "SPCSTR_REGISTRY=" + filepath.Join(tmp, "registry.json") + " " + bin + " hook"
+	res, err := env.Run(t.Context(), harness.Options{Scenario: scenario, HookCommand: hook, OutDir: out})
+	if err != nil {
+		t.Fatalf("harness run: %v", err)
+	}
+	if fails := harness.Check(scenario, res); len(fails) > 0 {
+		t.Errorf("the run does not meet the scenario's expect block:\n%s", strings.Join(fails, "\n"))
+	}
+	return out
+}
+
+// hookResult is one hook invocation: its payload and spcstr's answer.
+type hookResult struct {
+	Event   string
+	Payload map[string]any
+	Answer  map[string]any
+}
+
+// results pairs captured payloads with spcstr's answers (both files are
+// written in invocation order by the capture wrapper).
+func results(t *testing.T, out string) []hookResult {
+	t.Helper()
+	captured := jsonLines(t, filepath.Join(out, "captured.jsonl"))
+	answers := jsonLines(t, filepath.Join(out, "hook_results.jsonl"))
+	if len(captured) != len(answers) {
+		t.Fatalf("%d payloads, %d results", len(captured), len(answers))
+	}
+	var rs []hookResult
+	for i, c := range captured {
+		r := hookResult{Event: c["event"].(string), Payload: c["payload"].(map[string]any)}
+		if code, _ := answers[i]["exit_code"].(float64); code != 0 {
+			t.Errorf("%s hook exited %v: %v", r.Event, code, answers[i]["stderr"])
+		}
+		if s, _ := answers[i]["stdout"].(string); strings.TrimSpace(s) != "" {
+			if err := json.Unmarshal([]byte(s), &r.Answer); err != nil {
+				t.Errorf("%s answer %q: %v", r.Event, s, err)
+			}
+		}
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+func decisions(t *testing.T, out string) []gate.Record {
+	t.Helper()
+	layout := state.Layout{Root: filepath.Join(out, "project")}
+	var recs []gate.Record
+	err := logs.ScanFile(layout.LogPath(gate.DecisionsLog), func(raw []byte) error {
+		var rec gate.Record
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return err
+		}
+		recs = append(recs, rec)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// TestHarnessAgentFirst: the main agent's Edit of backend code is denied
+// with the developer agent to spawn; the model spawns it and the agent's
+// own Edit goes through.
+func TestHarnessAgentFirst(t *testing.T) {
+	out := runScenario(t, "agent-first")
+	var edits []hookResult
+	for _, r := range results(t, out) {
+		if r.Event == "PreToolUse" && r.Payload["tool_name"] == "Edit" {
+			edits = append(edits, r)
+		}
+	}
+	if len(edits) != 2 {
+		t.Fatalf("%d PreToolUse:Edit, want 2", len(edits))
+	}
+	hso, _ := edits[0].Answer["hookSpecificOutput"].(map[string]any)
+	if edits[0].Payload["agent_id"] != nil || hso["permissionDecision"] != "deny" ||
+		!strings.Contains(hso["permissionDecisionReason"].(string), "spawn the backend-developer agent") {
+		t.Fatalf("main agent's Edit: payload agent_id %v, answer %v", edits[0].Payload["agent_id"], edits[0].Answer)
+	}
+	if edits[1].Payload["agent_id"] == nil || edits[1].Answer != nil {
+		t.Fatalf("developer agent's Edit: agent_id %v, answer %v", edits[1].Payload["agent_id"], edits[1].Answer)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "project", "main.go"))
+	if err != nil || !strings.Contains(string(data), `println("hello")`) {
+		t.Fatalf("main.go = %q (%v)", data, err)
+	}
+	// The model read the reason before it spawned the agent.
+	seen := false
+	for _, r := range jsonLines(t, filepath.Join(out, "requests.jsonl")) {
+		body, _ := json.Marshal(r["body"])
+		if r["route"] == "main" && strings.Contains(string(body), "spawn the backend-developer agent") {
+			seen = true
+		}
+	}
+	if !seen {
+		t.Error("the deny reason never reached the model")
+	}
+	var got []string
+	for _, rec := range decisions(t, out) {
+		if rec.Source == "strategy:agent-first" {
+			got = append(got, rec.Hook+" "+rec.Decision+" "+rec.Reason)
+		}
+	}
+	if strings.Join(got, "|") != "PreToolUse deny delegate:backend-developer" {
+		t.Fatalf("agent-first decisions = %q", got)
+	}
+}
+
+// TestHarnessSkillCompliance: a subagent that skipped the output skill
+// writes a stray report and edits code; its SubagentStop is blocked with
+// the revert plan, it deletes the report, and the next stops pass.
+func TestHarnessSkillCompliance(t *testing.T) {
+	out := runScenario(t, "skill-compliance")
+	project := filepath.Join(out, "project")
+	var subStops []hookResult
+	var mainStops []hookResult
+	for _, r := range results(t, out) {
+		switch r.Event {
+		case "SubagentStop":
+			subStops = append(subStops, r)
+		case "Stop":
+			mainStops = append(mainStops, r)
+		}
+	}
+	if len(subStops) != 2 {
+		t.Fatalf("%d SubagentStops, want 2", len(subStops))
+	}
+	first := subStops[0].Answer
+	reason, _ := first["reason"].(string)
+	if first["decision"] != "block" {
+		t.Fatalf("first SubagentStop answer = %v", first)
+	}
+	q := func(rel string) string { return `"` + filepath.Join(project, rel) + `"` }
+	for _, want := range []string{
+		"SKILL COMPLIANCE FAILURE DETECTED",
+		"- report.md: Missing persisting-agent-outputs in skills_invoked",
+		"rm " + q("report.md"),
+		"REVERT NON-COMPLIANT CODE CHANGES (safe - no prior changes):\n   git checkout -- " + q("main.go") + "\n   rm " + q("new.go"),
+		"MANUAL REVIEW REQUIRED (has prior uncommitted changes):\n- " + filepath.Join(project, "shared.go") + ": HAS PRIOR UNCOMMITTED CHANGES",
+	} {
+		if !strings.Contains(reason, want) {
+			t.Errorf("block reason lacks %q:\n%s", want, reason)
+		}
+	}
+	if subStops[1].Answer != nil && subStops[1].Answer["decision"] == "block" {
+		t.Errorf("second SubagentStop blocked: %v", subStops[1].Answer)
+	}
+	for _, s := range mainStops {
+		if s.Answer != nil && s.Answer["decision"] == "block" {
+			t.Errorf("main Stop blocked: %v", s.Answer)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(project, "report.md")); err == nil {
+		t.Error("report.md is still there")
+	}
+	var got []string
+	for _, rec := range decisions(t, out) {
+		if rec.Source == "strategy:output-location" && rec.Decision != "" {
+			got = append(got, rec.Hook+" "+rec.Decision+" "+rec.Reason)
+		}
+	}
+	want := "SubagentStop block skill-compliance-failure:1|SubagentStop allow clean|Stop allow clean"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("output-location decisions = %q, want %q", got, want)
+	}
+}
+
+func jsonLines(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []map[string]any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
