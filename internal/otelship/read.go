@@ -126,7 +126,16 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time, limit int
 		}
 		if len(f.entries) >= perFile {
 			d.more = true
-			if last := f.entries[len(f.entries)-1].ts; boundary.IsZero() || last.Before(boundary) {
+			// The latest time read in the file (its entries need not be
+			// in time order): all of them are kept, so a pass always
+			// moves on.
+			var last time.Time
+			for _, it := range f.entries {
+				if it.ts.After(last) {
+					last = it.ts
+				}
+			}
+			if boundary.IsZero() || last.Before(boundary) {
 				boundary = last
 			}
 		}
@@ -156,10 +165,7 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time, limit int
 // nothing (every entry read so far is stamped t or later), the entries
 // stamped t are kept, so that the pass still moves on.
 func cutAt(d *delta, t time.Time) {
-	kept, n := cut(d, func(ts time.Time) bool { return ts.Before(t) })
-	if n == 0 {
-		kept, _ = cut(d, func(ts time.Time) bool { return !ts.After(t) })
-	}
+	kept, _ := cut(d, func(ts time.Time) bool { return !ts.After(t) })
 	files := d.files[:0]
 	for i, f := range d.files {
 		if f.entries = kept[i]; len(f.entries) > 0 {
