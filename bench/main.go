@@ -389,17 +389,45 @@ func initReport(bin, root string, ev map[string]any) error {
 	return nil
 }
 
-// goBench runs the dashboard's and the exporter's Go benchmarks, which print
-// their own target metrics, when those packages have them.
+// goBench runs the dashboard's and the exporter's Go benchmarks and judges
+// the metrics they report against their goals.
 func goBench() {
+	goals := []struct {
+		metric, name string
+		goal         float64
+	}{
+		{"ms/hook-to-screen", "P4 hook exit → screen (ms, tmux)", 100},
+		{"ms/first-frame", "P5 first frame, 1,000 sessions (ms)", 500},
+		{"MiB-peak-rss", "P5 peak RSS (MiB)", 150},
+		{"s/export", "export of 100,000 events (s)", 1},
+	}
+	found := map[string]float64{}
 	for _, pkg := range []string{"./tui/...", "./internal/export/..."} {
 		if _, err := os.Stat(strings.TrimSuffix(pkg, "/...")); err != nil {
 			continue
 		}
 		fmt.Printf("\ngo test -run '^$' -bench . -benchtime 1x %s\n", pkg)
 		cmd := exec.Command("go", "test", "-run", "^$", "-bench", ".", "-benchtime", "1x", pkg)
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = io.MultiWriter(os.Stdout, &out), os.Stderr
 		_ = cmd.Run()
+		for _, line := range strings.Split(out.String(), "\n") {
+			f := strings.Fields(line)
+			for i := 1; i < len(f); i++ {
+				if v, err := strconv.ParseFloat(f[i-1], 64); err == nil && strings.HasPrefix(f[0], "Benchmark") {
+					found[f[i]] = v
+				}
+			}
+		}
+	}
+	fmt.Println()
+	for _, g := range goals {
+		v, ok := found[g.metric]
+		if !ok {
+			fmt.Printf("%-50s %6s  (goal ≤ %g)  MISSED (not measured: the benchmark did not run or report %s)\n", g.name, "-", g.goal, g.metric)
+			continue
+		}
+		verdict(g.name, v, g.goal, "")
 	}
 }
 

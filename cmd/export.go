@@ -2,15 +2,18 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/export"
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
 	"github.com/dylan-gluck/spcstr/internal/termtext"
+	"github.com/dylan-gluck/spcstr/recorder"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -59,7 +62,7 @@ The JSON form's schema is "` + export.Schema + `" (see export/SCHEMA.md).`,
 				root = state.FindRoot(os.Getenv("CLAUDE_PROJECT_DIR"), wd)
 			}
 			home, _ := os.UserHomeDir()
-			opt := export.Options{Sources: export.DomainSources(), Home: home, Generator: versionString()}
+			opt := export.Options{Sources: export.DomainSources(), Home: home, Generator: versionString(), History: exportHistory}
 			var buf bytes.Buffer
 			err := export.Export(cmd.Context(), &buf, state.Layout{Root: root}, sel, format, opt)
 			if buf.Len() > 0 {
@@ -94,4 +97,11 @@ The JSON form's schema is "` + export.Schema + `" (see export/SCHEMA.md).`,
 	f.BoolVar(&all, "all", false, "export every session, newest first")
 	f.StringVarP(&dir, "dir", "C", "", "project `DIR` (default: the nearest folder holding .spcstr/, from the current one up)")
 	return c
+}
+
+// exportHistory gives the export a long session's complete lists, replayed
+// from the logs (state.json keeps only the latest entries).
+func exportHistory(ctx context.Context, l state.Layout, id string) (*state.Session, error) {
+	cfg, _ := config.Load(l.ConfigPath())
+	return recorder.History(ctx, l, id, cfg)
 }

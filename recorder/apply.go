@@ -22,6 +22,9 @@ type applier struct {
 	name string
 	now  time.Time
 	root string
+	// wholePrompts keeps a prompt's whole text instead of its preview
+	// (History, for the export).
+	wholePrompts bool
 }
 
 func (a *applier) apply(s *state.Session) {
@@ -185,7 +188,7 @@ func (a *applier) prompt(s *state.Session) {
 	if strings.HasPrefix(strings.TrimSpace(p.Prompt), "<task-notification>") {
 		p.Kind = state.PromptKindTaskNotification
 	}
-	if len(p.Prompt) > state.PromptPreviewBytes {
+	if len(p.Prompt) > state.PromptPreviewBytes && !a.wholePrompts {
 		// A preview: the whole prompt is in the user_prompt_submit log.
 		p.Prompt = state.Truncate(p.Prompt, state.PromptPreviewBytes)
 		p.Truncated = true

@@ -75,14 +75,36 @@ func eachEventLog(layout state.Layout, fn func(path string) error) error {
 	return nil
 }
 
-// Rebuild computes a session's state from the project's logs. It returns
-// an error wrapping os.ErrNotExist when the logs hold no event of it.
+// Rebuild computes a session's state from the project's logs, bounded as
+// the recorder bounds it. It returns an error wrapping os.ErrNotExist when
+// the logs hold no event of the session.
 func Rebuild(ctx context.Context, layout state.Layout, id string, cfg *config.Config) (*state.Session, error) {
-	if !state.ValidSessionID(id) {
-		return nil, fmt.Errorf("%w: %q", state.ErrInvalidSessionID, state.Truncate(id, 80))
-	}
 	if cfg == nil {
 		cfg = config.Default()
+	}
+	s, err := replayLogs(ctx, layout, id, cfg, false)
+	if err != nil {
+		return nil, err
+	}
+	s.Bound(cfg.State.Keep)
+	return s, nil
+}
+
+// History computes a session's complete state from the logs: every prompt
+// (with its whole logged text), error, notification and agent, where
+// state.json keeps only the latest. The export uses it for long sessions.
+func History(ctx context.Context, layout state.Layout, id string, cfg *config.Config) (*state.Session, error) {
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	return replayLogs(ctx, layout, id, cfg, true)
+}
+
+// replayLogs applies a session's logged events again, in order, to a new
+// state; whole keeps prompts' whole text.
+func replayLogs(ctx context.Context, layout state.Layout, id string, cfg *config.Config, whole bool) (*state.Session, error) {
+	if !state.ValidSessionID(id) {
+		return nil, fmt.Errorf("%w: %q", state.ErrInvalidSessionID, state.Truncate(id, 80))
 	}
 	var events []logged
 	needle := []byte(`"` + id + `"`)
@@ -124,15 +146,13 @@ func Rebuild(ctx context.Context, layout state.Layout, id string, cfg *config.Co
 		if le.errMsg != "" {
 			s.Errors = append(s.Errors, state.Error{Timestamp: now, Type: state.ErrorSpcstr, Message: le.errMsg})
 		}
-		a := &applier{ev: ev, name: le.name, now: now, root: layout.Root}
+		a := &applier{ev: ev, name: le.name, now: now, root: layout.Root, wholePrompts: whole}
 		a.apply(s)
 		if le.name == hookio.PreToolUse && hookio.IsSubagentTool(ev.ToolName) && denied(le.answer) {
 			dropAgentCall(s, ev.ToolUseID)
 		}
 	}
-	if repo, ok := gitrepo.Find(layout.Root); ok {
-		s.Branch = repo.Branch()
-	}
+	s.Branch = gitrepo.CachedBranch(layout.Root, &s.GitHead)
 	for i := 0; i < 64; i++ { // transcript.Update reads at most 32 MiB a call
 		off := s.Transcript.Offset
 		if err := transcript.Update(s.TranscriptPath, &s.Transcript, &s.Tokens); err != nil || s.Transcript.Offset == off {
@@ -140,7 +160,6 @@ func Rebuild(ctx context.Context, layout state.Layout, id string, cfg *config.Co
 		}
 	}
 	s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, cfg.ContextWindow)
-	s.Bound(cfg.State.Keep)
 	return s, nil
 }
 
@@ -159,6 +178,9 @@ func denied(answer json.RawMessage) bool {
 // RebuildState rebuilds a session's state.json from the logs and writes it
 // under the session's lock, replacing whatever is there.
 func RebuildState(ctx context.Context, layout state.Layout, id string, cfg *config.Config) (*state.Session, error) {
+	if cfg == nil {
+		cfg = config.Default()
+	}
 	s, err := Rebuild(ctx, layout, id, cfg)
 	if err != nil {
 		return nil, err

@@ -13,7 +13,8 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-// comparable drops what a rebuild cannot know (gates' bookkeeping) and
+// comparable drops what a rebuild cannot know (gates' and the registry's
+// bookkeeping) and
 // returns the state as JSON.
 func comparable(t *testing.T, s *state.Session) string {
 	t.Helper()
@@ -103,6 +104,14 @@ func TestRebuildLongSessionAndMissing(t *testing.T) {
 	}
 	if got, want := comparable(t, rebuilt), comparable(t, recorded); got != want {
 		t.Fatalf("rebuilt differs:\n%s", firstDiff([]byte(want), []byte(got)))
+	}
+	// History: every entry, prompts whole, for the export.
+	h, err := History(context.Background(), p.layout(), "long", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Prompts) != 10 || len(h.Errors) != 10 || len(h.Notifications) != 10 || len(h.Prompts[0].Prompt) != 601 || h.Prompts[0].Truncated {
+		t.Errorf("history: %d prompts (first %d bytes), %d errors, %d notifications", len(h.Prompts), len(h.Prompts[0].Prompt), len(h.Errors), len(h.Notifications))
 	}
 	if _, err := Rebuild(context.Background(), p.layout(), "nope", cfg); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("unknown session: %v", err)

@@ -184,15 +184,12 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 		records []gate.Record
 		created bool
 	)
-	repo, inRepo := gitrepo.Find(r.layout.Root)
 	ap := &applier{ev: ev, name: r.name, now: r.now, root: r.layout.Root}
 	opt := state.UpdateOptions{Keep: r.cfg.State.Keep, Lazy: state.AllSections &^ sectionsFor(r.name, ev)}
 	_, err := r.layout.Update(ctx, ev.SessionID, r.now, opt, func(s *state.Session, fresh bool) error {
 		created = fresh
-		if inRepo {
-			if b := repo.Branch(); b != "" {
-				s.Branch = b
-			}
+		if b := gitrepo.CachedBranch(r.layout.Root, &s.GitHead); b != "" {
+			s.Branch = b
 		}
 		for _, msg := range r.errs { // config problems found before the lock
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: msg})
@@ -260,7 +257,8 @@ func dropAgentCall(s *state.Session, toolUseID string) {
 }
 
 // register keeps the session registry current: SessionStart (or the first
-// event of a session spcstr had not seen) registers, SessionEnd removes.
+// event of a session spcstr had not seen) registers, SessionEnd removes,
+// and the first event of each minute refreshes last_active.
 func (r *run) register(ctx context.Context, created bool) {
 	path := registry.Path(r.opt.Getenv)
 	var err error
@@ -316,6 +314,18 @@ func (r *run) appendLog(ctx context.Context, answer []byte, decisions int) {
 	path := r.layout.LogPath(logs.Name(logs.Events, r.name))
 	if err := logs.Append(ctx, path, data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes}); err != nil {
 		r.fail("append %s: %v", path, err)
+		return
+	}
+	syncFile(path)
+}
+
+// syncFile flushes a log to disk: the hook's one fsync. The event log is
+// the durable record; state.json, rebuilt from the logs by spcstr rebuild,
+// is written without one.
+func syncFile(path string) {
+	if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+		_ = f.Sync()
+		_ = f.Close()
 	}
 }
 

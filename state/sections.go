@@ -48,6 +48,9 @@ var sectionLine = [nSections]struct{ prefix, suffix string }{
 // lazy is the encoded form of the sections a hook left undecoded.
 type lazy struct {
 	raw [nSections][]byte
+	// extra holds the encoded paths appended to an encoded file list, each
+	// with its leading comma, so that the list is not copied.
+	extra [nSections][]byte
 	// encoded marks the sections still encoded (zero: all decoded).
 	encoded Section
 }
@@ -118,21 +121,30 @@ func (s *Session) clearSection(i int) {
 	}
 }
 
-// encode writes the state in the sectioned layout: valid JSON that any
-// reader decodes whole, whose sections a hook can also find by line.
-func (s *Session) encode() ([]byte, error) {
+// encode returns the state in the sectioned layout, as pieces to write in
+// order: valid JSON that any reader decodes whole, whose sections a hook
+// can also find by line. Sections left encoded are passed through, not
+// copied.
+func (s *Session) encode() ([][]byte, error) {
 	h, err := json.Marshal(head{Session: s})
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	b.Grow(len(h) + 256)
-	b.Write(h[:len(h)-1])
-	b.WriteString(",\n")
+	pieces := make([][]byte, 0, 2+5*nSections)
+	pieces = append(pieces, h[:len(h)-1], []byte(",\n"))
 	for i := 0; i < nSections; i++ {
-		b.WriteString(sectionLine[i].prefix)
+		pieces = append(pieces, []byte(sectionLine[i].prefix))
 		if s.lz.encoded&(1<<i) != 0 {
-			b.Write(s.lz.raw[i])
+			raw := s.lz.raw[i]
+			if x := s.lz.extra[i]; len(x) > 0 {
+				if len(raw) > 2 {
+					pieces = append(pieces, raw[:len(raw)-1], x, []byte("]"))
+				} else {
+					pieces = append(pieces, []byte("["), x[1:], []byte("]"))
+				}
+			} else {
+				pieces = append(pieces, raw)
+			}
 		} else {
 			data, err := json.Marshal(s.sectionValue(i))
 			if err != nil {
@@ -141,12 +153,11 @@ func (s *Session) encode() ([]byte, error) {
 			if bytes.Equal(data, []byte("null")) {
 				data = []byte("[]")
 			}
-			b.Write(data)
+			pieces = append(pieces, data)
 		}
-		b.WriteString(sectionLine[i].suffix)
-		b.WriteByte('\n')
+		pieces = append(pieces, []byte(sectionLine[i].suffix+"\n"))
 	}
-	return b.Bytes(), nil
+	return pieces, nil
 }
 
 // decodeSectioned reads a state.json in the sectioned layout, decoding the
@@ -203,7 +214,7 @@ func (s *Session) load(need Section) error {
 		// appended entries' elements and keep their fields where the
 		// old entries omit them.
 		s.clearSection(i)
-		if err := json.Unmarshal(s.lz.raw[i], list); err != nil {
+		if err := json.Unmarshal(s.sectionRaw(i), list); err != nil {
 			return fmt.Errorf("section %s: %w", sectionLine[i].prefix, err)
 		}
 		s.noteDropped(bit, s.sectionLen(i))
@@ -213,9 +224,24 @@ func (s *Session) load(need Section) error {
 			}
 		}
 		s.lz.encoded &^= bit
-		s.lz.raw[i] = nil
+		s.lz.raw[i], s.lz.extra[i] = nil, nil
 	}
 	return nil
+}
+
+// sectionRaw returns encoded section i with the paths appended to it.
+func (s *Session) sectionRaw(i int) []byte {
+	raw, x := s.lz.raw[i], s.lz.extra[i]
+	if len(x) == 0 {
+		return raw
+	}
+	out := make([]byte, 0, len(raw)+len(x)+1)
+	if len(raw) > 2 {
+		out = append(append(out, raw[:len(raw)-1]...), x...)
+	} else {
+		out = append(append(out, '['), x[1:]...)
+	}
+	return append(out, ']')
 }
 
 // Decode decodes the sections in secs that an update left encoded, so
@@ -236,7 +262,7 @@ func (s *Session) merge() error {
 		}
 		if bit&SectionFiles != 0 {
 			list := s.sectionValue(i).(*[]string)
-			s.lz.raw[i] = appendNewPaths(s.lz.raw[i], *list)
+			s.lz.extra[i] = appendNewPaths(s.lz.raw[i], s.lz.extra[i], *list)
 			*list = []string{}
 			continue
 		}
@@ -287,25 +313,20 @@ func appendDecoded(ptr any, extra []byte) error {
 	return nil
 }
 
-// appendNewPaths adds to the encoded list of strings raw the paths it does
-// not hold yet. An element of a compact JSON list of strings is found as
-// its encoding preceded by '[' or ',' and followed by ',' or ']': inside a
-// string every '"' is escaped, so that pattern cannot occur within one.
-func appendNewPaths(raw []byte, paths []string) []byte {
+// appendNewPaths adds to extra (",<path>" for each) the paths that neither
+// the encoded list of strings raw nor extra holds yet. An element of a
+// compact JSON list of strings is found as its encoding preceded by '['
+// or ',' and followed by ',' or ']': inside a string every '"' is escaped,
+// so that pattern cannot occur within one.
+func appendNewPaths(raw, extra []byte, paths []string) []byte {
 	for _, p := range paths {
 		enc, err := json.Marshal(p)
-		if err != nil || containsElement(raw, enc) {
+		if err != nil || containsElement(raw, enc) || containsElement(append(append([]byte{}, extra...), ']'), enc) {
 			continue
 		}
-		out := make([]byte, 0, len(raw)+len(enc)+1)
-		out = append(out, raw[:len(raw)-1]...)
-		if len(raw) > 2 {
-			out = append(out, ',')
-		}
-		out = append(out, enc...)
-		raw = append(out, ']')
+		extra = append(append(extra, ','), enc...)
 	}
-	return raw
+	return extra
 }
 
 func containsElement(raw, enc []byte) bool {

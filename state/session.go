@@ -2,6 +2,8 @@ package state
 
 import (
 	"time"
+
+	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 )
 
 // SchemaVersion is the version of the state.json schema written by this
@@ -83,6 +85,8 @@ type Session struct {
 
 	// Transcript is the recorder's read position in the transcript.
 	Transcript TranscriptCursor `json:"transcript_cursor,omitzero"`
+	// GitHead caches the branch with its HEAD file's stamp.
+	GitHead gitrepo.HeadCache `json:"git_head,omitzero"`
 
 	// Gates holds per-gate bookkeeping the recorder keeps across hooks
 	// (the Stop escalation count of gate.Run, docs/answers.md).

@@ -84,11 +84,11 @@ func (l Layout) Update(ctx context.Context, id string, now time.Time, opt Update
 	}
 	s.Bound(opt.Keep)
 	s.Version = SchemaVersion
-	data, err := s.encode()
+	pieces, err := s.encode()
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", path, err)
 	}
-	if err := writeState(path, data); err != nil {
+	if err := writeState(path, pieces); err != nil {
 		return nil, err
 	}
 	return &s, nil
@@ -138,19 +138,36 @@ func readRegular(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxStateBytes))
+	// One buffer of the file's size (plus one byte to notice growth):
+	// on a VM where each fresh page costs a fault, growing a buffer by
+	// doubling would touch several times the file's size.
+	buf := make([]byte, fi.Size()+1)
+	n, err := io.ReadFull(f, buf)
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return buf[:n], nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	rest, err := io.ReadAll(io.LimitReader(f, maxStateBytes))
+	return append(buf, rest...), err
 }
 
-// writeState replaces path with data atomically (temp file in the same
+// writeState replaces path with the concatenated pieces atomically (temp file in the same
 // folder, then rename), without an fsync: state.json is a cache of the
 // logs, which are the durable record (see spcstr rebuild).
-func writeState(path string, data []byte) error {
+func writeState(path string, pieces [][]byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
-	_, werr := f.Write(data)
+	var werr error
+	for _, p := range pieces {
+		if _, werr = f.Write(p); werr != nil {
+			break
+		}
+	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}

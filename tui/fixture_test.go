@@ -85,14 +85,7 @@ func (f *fixture) log(t testing.TB, event, id string, at time.Time, input map[st
 	if err != nil {
 		t.Fatal(err)
 	}
-	snake := strings.ToLower(event[:1])
-	for _, r := range event[1:] {
-		if r >= 'A' && r <= 'Z' {
-			snake += "_" + string(r+'a'-'A')
-		} else {
-			snake += string(r)
-		}
-	}
+	snake := logs.Name(logs.Events, event)
 	if err := os.MkdirAll(f.layout.LogsDir(), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +326,7 @@ func (f *fixture) decide(t testing.TB, r gate.Record) {
 	if err := os.MkdirAll(f.layout.LogsDir(), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := logs.Append(context.Background(), f.layout.LogPath(gate.DecisionsLog), b, logs.Options{}); err != nil {
+	if err := logs.Append(context.Background(), f.layout.LogPath(logs.Name(logs.Decisions, "")), b, logs.Options{}); err != nil {
 		t.Fatal(err)
 	}
 }

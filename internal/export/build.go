@@ -27,6 +27,10 @@ type Options struct {
 	Now func() time.Time
 	// Generator names the program in the JSON document ("spcstr v1.2.3").
 	Generator string
+	// History supplies a session's complete prompts, errors, notifications
+	// and agents, read from the logs, for a session longer than the
+	// latest ones state.json keeps (nil: state.json's lists only).
+	History func(ctx context.Context, l state.Layout, id string) (*state.Session, error)
 }
 
 type builder struct {
@@ -43,6 +47,14 @@ func Build(ctx context.Context, l state.Layout, id string, opt Options) (*Summar
 			return nil, fmt.Errorf("session %s has no state.json: %w", id, err)
 		}
 		return nil, fmt.Errorf("session %s: %w", id, err)
+	}
+	if opt.History != nil && (s.PromptsTotal > len(s.Prompts) || s.ErrorsTotal > len(s.Errors) ||
+		s.NotificationsTotal > len(s.Notifications) || s.AgentsTotal > len(s.AgentsHistory)) {
+		h, err := opt.History(ctx, l, id)
+		if err != nil {
+			return nil, fmt.Errorf("session %s: history from the logs: %w", id, err)
+		}
+		s.Prompts, s.Errors, s.Notifications, s.AgentsHistory = h.Prompts, h.Errors, h.Notifications, h.AgentsHistory
 	}
 	t, err := scanLogs(l, id)
 	if err != nil {

@@ -430,3 +430,34 @@ func TestModelFromTranscript(t *testing.T) {
 		t.Errorf("model = %q, want claude-opus-4-5", sum.Model)
 	}
 }
+
+// A session longer than state.json's lists is exported whole: History
+// supplies the complete lists, asked only when state.json's totals say
+// entries were dropped.
+func TestLongSessionUsesHistory(t *testing.T) {
+	const id = "long1"
+	p := newProject(t)
+	s := newSession(id, t0)
+	s.Prompts = []state.Prompt{{Timestamp: t0, Prompt: "latest"}}
+	s.PromptsTotal = 3
+	p.session(s)
+	asked := 0
+	opt := export.Options{Home: t.TempDir(), History: func(_ context.Context, _ state.Layout, got string) (*state.Session, error) {
+		asked++
+		h := newSession(got, t0)
+		h.Prompts = []state.Prompt{{Prompt: "first"}, {Prompt: "second"}, {Prompt: "latest"}}
+		return h, nil
+	}}
+	sum, err := export.Build(context.Background(), p.l, id, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asked != 1 || len(sum.Prompts) != 3 || sum.Totals.Prompts != 3 {
+		t.Fatalf("asked %d, prompts %+v", asked, sum.Prompts)
+	}
+	s.PromptsTotal = 1 // nothing dropped: state.json is enough
+	p.session(s)
+	if _, err := export.Build(context.Background(), p.l, id, opt); err != nil || asked != 1 {
+		t.Fatalf("history asked for a complete state (%d): %v", asked, err)
+	}
+}

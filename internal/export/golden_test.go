@@ -24,9 +24,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// capture is one line of a real-client capture (the e2e harness: the real
-// Claude Code CLI run against a mock API; copied to testdata/captures from
-// recorder/testdata/captures, which go test ./e2e -args -record writes).
+// capture is one line of a real-client capture (the real Claude Code CLI
+// run against a mock API, recorded with the earlier harness and kept in
+// testdata/captures: other packages' tests depend on these exact runs).
 type capture struct {
 	TS         float64         `json:"ts"`
 	Event      string          `json:"event"`
@@ -47,7 +47,7 @@ func (g replayGate) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict,
 	return g.fn(in), nil
 }
 
-// scenarioGates mirrors the scenarios' helper hooks (e2e/harness/hookwrap).
+// scenarioGates mirrors the helper hooks those runs used.
 var scenarioGates = map[string][]gate.Gate{
 	"stop-block": {replayGate{name: "stop-block-hook", fn: func(in *gate.Input) []gate.Verdict {
 		if in.Name != hookio.Stop {
@@ -56,7 +56,7 @@ var scenarioGates = map[string][]gate.Gate{
 		if in.Event.StopHookActive {
 			return []gate.Verdict{{Decision: gate.Allow, Reason: "already blocked once (stop_hook_active)"}}
 		}
-		return []gate.Verdict{{Decision: gate.Block, Reason: "STOP_BLOCKED_ONCE: add a CHANGELOG.md entry before you stop."}}
+		return []gate.Verdict{{Decision: gate.Block, Reason: "STOP_BLOCKED_ONCE: also add a CHANGELOG.md entry before stopping."}}
 	}}},
 	"permissions": {replayGate{name: "permissions-hook", fn: func(in *gate.Input) []gate.Verdict {
 		if in.Name == hookio.PermissionRequest && in.Event.ToolName == "Write" {

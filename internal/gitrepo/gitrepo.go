@@ -120,3 +120,41 @@ func BranchFileName(branch string) string {
 	}
 	return b.String()
 }
+
+// HeadCache remembers the branch read from a HEAD file with that file's
+// size and modification time, so that asking again costs one stat while
+// HEAD is unchanged. Its zero value is an empty cache.
+type HeadCache struct {
+	// Dir is the folder asked about; Head its repository's HEAD file.
+	Dir    string `json:"dir,omitempty"`
+	Head   string `json:"head,omitempty"`
+	ModNS  int64  `json:"mod_ns,omitempty"`
+	Size   int64  `json:"size,omitempty"`
+	Branch string `json:"branch,omitempty"`
+}
+
+// CachedBranch returns the branch checked out in the repository holding
+// dir (as Branch does; "" outside a repository), reading HEAD only when it
+// changed since c was filled, and refills c.
+func CachedBranch(dir string, c *HeadCache) string {
+	if c.Head != "" && c.Dir == dir {
+		if fi, err := os.Stat(c.Head); err == nil && fi.ModTime().UnixNano() == c.ModNS && fi.Size() == c.Size {
+			return c.Branch
+		}
+	}
+	*c = HeadCache{}
+	repo, ok := Find(dir)
+	if !ok {
+		return ""
+	}
+	head := filepath.Join(repo.GitDir, "HEAD")
+	fi, err := os.Stat(head)
+	if err != nil {
+		return ""
+	}
+	b := repo.Branch()
+	if b != "" {
+		*c = HeadCache{Dir: dir, Head: head, ModNS: fi.ModTime().UnixNano(), Size: fi.Size(), Branch: b}
+	}
+	return b
+}

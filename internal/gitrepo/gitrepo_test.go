@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // git runs the real git (tests only: the package itself never does).
@@ -142,5 +143,41 @@ func TestBranchFileName(t *testing.T) {
 		if got := BranchFileName(in); got != want {
 			t.Errorf("BranchFileName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// CachedBranch reads HEAD once, answers from the cache while HEAD is
+// unchanged, and sees a checkout of another branch.
+func TestCachedBranch(t *testing.T) {
+	top := t.TempDir()
+	head := filepath.Join(top, ".git", "HEAD")
+	if err := os.MkdirAll(filepath.Dir(head), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(s string, mod time.Time) {
+		if err := os.WriteFile(head, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(head, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t1 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	write("ref: refs/heads/main\n", t1)
+	var c HeadCache
+	if b := CachedBranch(top, &c); b != "main" || c.Branch != "main" || c.Head != head {
+		t.Fatalf("first read: %q %+v", b, c)
+	}
+	// Same size and time: the cache answers (a stale stamp proves it).
+	c.Branch = "cached"
+	if b := CachedBranch(top, &c); b != "cached" {
+		t.Errorf("unchanged HEAD was read again: %q", b)
+	}
+	write("ref: refs/heads/feature/x\n", t1.Add(time.Second))
+	if b := CachedBranch(top, &c); b != "feature/x" {
+		t.Errorf("after checkout: %q", b)
+	}
+	if b := CachedBranch(t.TempDir(), &c); b != "" || c != (HeadCache{}) {
+		t.Errorf("outside a repository: %q %+v", b, c)
 	}
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-// runScenario runs the real Claude Code CLI (offline, against the
-// harness's scripted mock API) on one scenario with spcstr as every hook,
-// checks the scenario's expect block, and returns the output folder.
+// runScenario runs the real Claude Code CLI (offline, through e2e/harness)
+// on one scenario with spcstr as every hook, checks the scenario's expect
+// block, and returns the output folder.
 func runScenario(t *testing.T, name string) string {
 	t.Helper()
 	env := harness.Require(t)
@@ -217,11 +217,4 @@ func jsonLines(t *testing.T, path string) []map[string]any {
 		out = append(out, m)
 	}
 	return out
-}
-
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
 }

@@ -226,7 +226,7 @@ func (m *Model) render(now time.Time) []string {
 			running++
 		}
 	}
-	section(fmt.Sprintf("Agents  %d, %d running", len(s.AgentsHistory), running))
+	section(fmt.Sprintf("Agents  %d, %d running", max(s.AgentsTotal, len(s.AgentsHistory)), running))
 	if len(s.AgentsHistory) == 0 {
 		add(st.Faint.Render(" none"))
 	}
@@ -277,7 +277,7 @@ func (m *Model) render(now time.Time) []string {
 	section(fmt.Sprintf("Tools  %d calls", s.ToolCalls()))
 	out = append(out, toolBars(st, s.ToolsUsed, w)...)
 
-	section(fmt.Sprintf("Prompts  %d", len(s.Prompts)))
+	section(fmt.Sprintf("Prompts  %d", max(s.PromptsTotal, len(s.Prompts))))
 	for _, p := range lastN(s.Prompts, 20) {
 		mark := ""
 		if p.Kind == state.PromptKindTaskNotification {
@@ -290,13 +290,13 @@ func (m *Model) render(now time.Time) []string {
 		out = append(out, wrapIndent(line, w, 3)...)
 	}
 
-	section(fmt.Sprintf("Errors  %d", len(s.Errors)))
+	section(fmt.Sprintf("Errors  %d", max(s.ErrorsTotal, len(s.Errors))))
 	for _, e := range lastN(s.Errors, 20) {
 		line := st.Subtle.Render(draw.Clock(e.Timestamp)) + " " + st.Error.Render(e.Type) + " " + store.OneLine(e.Message, 400)
 		out = append(out, wrapIndent(line, w, 3)...)
 	}
 
-	section(fmt.Sprintf("Notifications  %d", len(s.Notifications)))
+	section(fmt.Sprintf("Notifications  %d", max(s.NotificationsTotal, len(s.Notifications))))
 	for _, n := range lastN(s.Notifications, 20) {
 		msg := n.Message
 		if n.Title != "" {

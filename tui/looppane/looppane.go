@@ -102,16 +102,14 @@ func Load(_ context.Context, req Request) View {
 	return v
 }
 
-// phaseStatus maps the loop's phase status onto the pane's: a phase not run
-// whose agent has been spawned is running.
+// phaseStatus maps the loop's phase status onto the pane's.
 func phaseStatus(p fb.Phase) string {
-	switch p.Status {
-	case fb.Pass:
+	switch {
+	case p.Status == fb.Pass:
 		return Pass
-	case fb.Fail:
+	case p.Status == fb.Fail:
 		return Fail
-	}
-	if p.AgentID != "" && p.RanAt == nil {
+	case p.Running():
 		return Running
 	}
 	return Pending

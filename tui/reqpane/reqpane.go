@@ -58,31 +58,28 @@ type Request struct {
 // requirements.yaml.
 const NotConfigured = "Requirements are not configured in this project (.claude/requirements.yaml)."
 
-// Load reads the requirement status of a session from the requirements
-// configuration and the branch's state file. It runs inside a tea.Cmd.
+// Load reads the requirement status of a session from the read model the
+// export shares (requirements.ReadSession: the configuration and the state
+// file of the session's branch). It runs inside a tea.Cmd.
 func Load(_ context.Context, req Request) View {
-	p, err := reqs.Open(req.Root, nil)
+	sv, err := reqs.ReadSession(req.Root, req.SessionID, req.Branch)
 	if err != nil {
 		return View{Configured: true, Branch: req.Branch, Err: err.Error()}
 	}
-	v := View{Configured: len(p.Config.Files) > 0, Branch: p.Loc.Branch}
+	v := View{Configured: len(sv.Files) > 0, Branch: sv.Branch}
 	if !v.Configured {
 		v.Reason = NotConfigured
 		return v
 	}
-	if len(p.Config.Warnings) > 0 {
-		first, _, _ := strings.Cut(p.Config.Warnings[0], "\n")
+	if len(sv.Warnings) > 0 {
+		first, _, _ := strings.Cut(sv.Warnings[0], "\n")
 		v.Err = first
 	}
-	if req.SessionID == "" {
+	if sv.Err != nil {
+		v.Err = sv.Err.Error()
 		return v
 	}
-	statuses, err := p.Statuses(req.SessionID)
-	if err != nil {
-		v.Err = err.Error()
-		return v
-	}
-	for _, st := range statuses {
+	for _, st := range sv.Statuses {
 		if !st.Enabled {
 			continue
 		}

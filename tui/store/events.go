@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -29,21 +27,15 @@ type Event struct {
 // tailWindow is how much of each log's end is read at startup.
 const tailWindow = 128 << 10
 
-// LogFile reports whether name (a file in .spcstr/logs) is an event log or
-// the decisions log the tail follows: "<snake>.json", not rotated
-// ("<snake>.<n>.json"), not a lock, temp, repairs or rejected file.
+// LogFile reports whether name (a file in .spcstr/logs) is a log the tail
+// follows: a live (not rotated) log of session entries, events or
+// decisions (logs.Classify says which files are logs).
 func LogFile(name string) bool {
-	if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
-		return false
-	}
-	base := strings.TrimSuffix(name, ".json")
-	if base == "" || strings.ContainsRune(base, '.') {
-		return false
-	}
-	return base != logs.RepairsName && base != "rejected"
+	f := logs.Classify(name)
+	return f.Kind.Session() && f.Segment == 0
 }
 
-// LogPaths lists the event logs in dir.
+// LogPaths lists the logs in dir the tail follows.
 func LogPaths(dir string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -61,20 +53,14 @@ func LogPaths(dir string) []string {
 // Offsets remembers, per log path, the read position for logs.Tail.
 type Offsets map[string]int64
 
-// TailStart reads the last tailWindow bytes of each log in dir and returns
+// TailStart reads the end of each log in dir (logs.TailWindow) and returns
 // their entries (oldest first) and the offsets to follow the logs from. It
 // never reads a whole log.
 func TailStart(dir string) ([]Event, Offsets) {
 	offs := Offsets{}
 	var evs []Event
 	for _, p := range LogPaths(dir) {
-		start := lineStartBefore(p, tailWindow)
-		next, _, _ := logs.Tail(p, start, func(raw []byte) error {
-			if ev, ok := ParseEvent(raw); ok {
-				evs = append(evs, ev)
-			}
-			return nil
-		})
+		next, _ := logs.TailWindow(p, tailWindow, collect(&evs))
 		offs[p] = next
 	}
 	SortEvents(evs)
@@ -83,22 +69,20 @@ func TailStart(dir string) ([]Event, Offsets) {
 
 // TailNew reads the bytes appended to the given logs since their offsets and
 // returns the new entries and the updated offsets (a copy). A log not seen
-// before is read from the start of its last tailWindow bytes.
+// before is read from the start of its tail window.
 func TailNew(paths []string, offs Offsets) ([]Event, Offsets) {
 	next := Offsets{}
 	var evs []Event
 	for _, p := range paths {
-		off, seen := offs[p]
-		if !seen {
-			off = lineStartBefore(p, tailWindow)
+		var n int64
+		var err error
+		if off, seen := offs[p]; seen {
+			n, _, err = logs.Tail(p, off, collect(&evs))
+			err = nil // a log that went away keeps its offset
+		} else {
+			n, err = logs.TailWindow(p, tailWindow, collect(&evs))
 		}
-		n, _, err := logs.Tail(p, off, func(raw []byte) error {
-			if ev, ok := ParseEvent(raw); ok {
-				evs = append(evs, ev)
-			}
-			return nil
-		})
-		if err != nil && !seen {
+		if err != nil {
 			continue
 		}
 		next[p] = n
@@ -107,14 +91,37 @@ func TailNew(paths []string, offs Offsets) ([]Event, Offsets) {
 	return evs, next
 }
 
+// collect returns a reader callback appending the entries it parses to evs.
+func collect(evs *[]Event) func(raw []byte) error {
+	return func(raw []byte) error {
+		if ev, ok := ParseEvent(raw); ok {
+			*evs = append(*evs, ev)
+		}
+		return nil
+	}
+}
+
 // History looks further back in every log of dir for one session's newest n
-// events, reading backwards at most maxBytes of each log. It is used when a
-// session is selected whose events are older than the startup window.
+// events, reading backwards (logs.Backward) at most about maxBytes of each
+// log. It is used when a session is selected whose events are older than
+// the startup window.
 func History(dir, session string, n int, maxBytes int64) []Event {
 	needle := []byte(`"session_id":` + jsonString(session))
 	var all []Event
 	for _, p := range LogPaths(dir) {
-		all = append(all, backward(p, needle, n, maxBytes)...)
+		found := 0
+		_ = logs.Backward(p, maxBytes, func(raw []byte) error {
+			if !bytes.Contains(raw, needle) {
+				return nil
+			}
+			if ev, ok := ParseEvent(raw); ok {
+				all = append(all, ev)
+				if found++; found >= n {
+					return logs.ErrStop
+				}
+			}
+			return nil
+		})
 	}
 	SortEvents(all)
 	if len(all) > n {
@@ -131,79 +138,6 @@ func SortEvents(evs []Event) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-// lineStartBefore returns the offset of the first line start within the
-// last window bytes of the file (0 for a small file).
-func lineStartBefore(path string, window int64) int64 {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size() <= window {
-		return 0
-	}
-	start := fi.Size() - window
-	buf := make([]byte, 64<<10)
-	for pos := start; pos < fi.Size(); {
-		k, err := f.ReadAt(buf, pos)
-		if i := bytes.IndexByte(buf[:k], '\n'); i >= 0 {
-			return pos + int64(i) + 1
-		}
-		pos += int64(k)
-		if err != nil {
-			break
-		}
-	}
-	return fi.Size()
-}
-
-// backward reads the log at path from its end in chunks, keeping complete
-// lines that contain needle, until n of them are found or maxBytes read.
-func backward(path string, needle []byte, n int, maxBytes int64) []Event {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil
-	}
-	const chunk = 256 << 10
-	end := fi.Size()
-	var carry []byte // the start of a line cut by the previous (later) chunk
-	var out []Event
-	read := int64(0)
-	for end > 0 && len(out) < n && read < maxBytes {
-		start := max(end-chunk, 0)
-		buf := make([]byte, end-start)
-		if _, err := f.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
-			break
-		}
-		read += end - start
-		buf = append(buf, carry...)
-		lines := bytes.Split(buf, []byte{'\n'})
-		if start > 0 {
-			carry = append([]byte(nil), lines[0]...)
-			lines = lines[1:]
-		} else {
-			carry = nil
-		}
-		for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
-			l := bytes.TrimSuffix(bytes.TrimSpace(lines[i]), []byte(","))
-			if len(l) == 0 || l[0] != '{' || !bytes.Contains(l, needle) {
-				continue
-			}
-			if ev, ok := ParseEvent(l); ok {
-				out = append(out, ev)
-			}
-		}
-		end = start
-	}
-	return out
 }
 
 type rawEntry struct {

@@ -119,8 +119,8 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 	sum := Summary{
 		ID: s.SessionID, Status: s.Status, Branch: s.Branch, Model: s.Model,
 		Cwd: s.Cwd, ProjectDir: s.ProjectDir, CreatedAt: s.CreatedAt,
-		Activity: s.Activity, ToolCalls: s.ToolCalls(), Errors: len(s.Errors),
-		Prompts: len(s.Prompts), Agents: len(s.AgentsHistory),
+		Activity: s.Activity, ToolCalls: s.ToolCalls(), Errors: max(s.ErrorsTotal, len(s.Errors)),
+		Prompts: max(s.PromptsTotal, len(s.Prompts)), Agents: max(s.AgentsTotal, len(s.AgentsHistory)),
 		ContextPct: s.Tokens.ContextPercent(), Loaded: true,
 	}
 	for i := range s.AgentsHistory {
