@@ -2,11 +2,10 @@ package feedback
 
 import (
 	"bytes"
-	"fmt"
 	"io"
-	"os"
 	"regexp"
-	"syscall"
+
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // DefaultBypassPattern is the orchestration skills' names as the
@@ -24,18 +23,11 @@ const maxScanBytes = 8 << 20
 // A transcript that shrank (rewritten) is read again from the start; a
 // line longer than the read cap is skipped. Only regular files are read.
 func ScanTranscript(path string, from int64, re *regexp.Regexp) (match string, next int64, err error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, fi, err := safefs.Open(path)
 	if err != nil {
 		return "", from, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", from, err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", from, fmt.Errorf("%s: not a regular file", path)
-	}
 	if fi.Size() < from {
 		from = 0
 	}

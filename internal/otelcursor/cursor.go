@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -237,8 +236,9 @@ func Behind(l state.Layout, c *Cursor) (bytes int64, files int, err error) {
 		if fi.Size() < off {
 			off = 0
 		}
-		// A log ends in "\n]" after its last entry: two bytes never shipped.
-		if n := fi.Size() - off; n > 2 {
+		// A log ends in "\n]" (and maybe a newline) after its last entry:
+		// bytes that are never shipped.
+		if n := fi.Size() - off; n > 8 {
 			bytes += n
 			files++
 		}
@@ -247,19 +247,7 @@ func Behind(l state.Layout, c *Cursor) (bytes int64, files int, err error) {
 }
 
 // Shipped reports whether a file in .spcstr/logs holds entries spcstr otel
-// ships: event logs and decisions.json, rotated ones too; not the logs of
-// rejected payloads or repairs, and no hidden or temporary file.
-func Shipped(name string) bool {
-	if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") {
-		return false
-	}
-	stem := strings.TrimSuffix(name, ".json")
-	if i := strings.IndexByte(stem, '.'); i >= 0 {
-		if _, err := strconv.Atoi(stem[i+1:]); err != nil {
-			return false
-		}
-		stem = stem[:i]
-	}
-	// "rejected" is the recorder's log of payloads it could not use.
-	return stem != "" && stem != "rejected" && stem != logs.RepairsName
-}
+// ships: the session logs (event logs and decisions), rotated segments
+// too; not the logs of rejected payloads or repairs, nor anything that is
+// not a log.
+func Shipped(name string) bool { return logs.Classify(name).Kind.Session() }

@@ -50,10 +50,15 @@ func TestFollowShipsNewSessions(t *testing.T) {
 	waitFor(23)
 	replay(t, l, "basic", "")
 	waitFor(23 + 34)
-	// The progress line is printed after the pass that shipped the records
-	// returns, a moment after the receiver has them.
-	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(progress.String(), "57 events") && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
+	// Logs go out first: wait for the pass to finish (its progress line).
+	for deadline := time.Now().Add(60 * time.Second); !strings.Contains(progress.String(), "57 events"); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("progress line: %q", progress.String())
+		}
+	}
+	lines := strings.Split(progress.String(), "\r")
+	if last := lines[len(lines)-1]; strings.Contains(last, "to go") {
+		t.Errorf("progress line reports a backlog after everything was shipped: %q", last)
 	}
 	cancel()
 	if err := <-done; err != nil {

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/gate"
@@ -127,7 +126,16 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time, limit int
 		}
 		if len(f.entries) >= perFile {
 			d.more = true
-			if last := f.entries[len(f.entries)-1].ts; boundary.IsZero() || last.Before(boundary) {
+			// The latest time read in the file (its entries need not be
+			// in time order): all of them are kept, so a pass always
+			// moves on.
+			var last time.Time
+			for _, it := range f.entries {
+				if it.ts.After(last) {
+					last = it.ts
+				}
+			}
+			if boundary.IsZero() || last.Before(boundary) {
 				boundary = last
 			}
 		}
@@ -151,25 +159,13 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time, limit int
 	return d, nil
 }
 
-// cutAt leaves the entries after t (from the first one in each file) for
-// the next pass, unless that would leave nothing at all.
+// cutAt leaves the entries at or after t (from the first one in each
+// file) for the next pass: one hook's event and its decisions share a
+// time, and must be shipped in the same pass. When that would leave
+// nothing (every entry read so far is stamped t or later), the entries
+// stamped t are kept, so that the pass still moves on.
 func cutAt(d *delta, t time.Time) {
-	kept := make([][]*item, len(d.files))
-	n := 0
-	for i, f := range d.files {
-		k := len(f.entries)
-		for j, it := range f.entries {
-			if it.ts.After(t) {
-				k = j
-				break
-			}
-		}
-		kept[i] = f.entries[:k]
-		n += k
-	}
-	if n == 0 {
-		return
-	}
+	kept, _ := cut(d, func(ts time.Time) bool { return !ts.After(t) })
 	files := d.files[:0]
 	for i, f := range d.files {
 		if f.entries = kept[i]; len(f.entries) > 0 {
@@ -179,12 +175,28 @@ func cutAt(d *delta, t time.Time) {
 	d.files = files
 }
 
+// cut returns each file's longest prefix whose entries all pass keep.
+func cut(d *delta, keep func(time.Time) bool) ([][]*item, int) {
+	kept := make([][]*item, len(d.files))
+	n := 0
+	for i, f := range d.files {
+		k := len(f.entries)
+		for j, it := range f.entries {
+			if !keep(it.ts) {
+				k = j
+				break
+			}
+		}
+		kept[i] = f.entries[:k]
+		n += k
+	}
+	return kept, n
+}
+
 // errStopBefore ends a file's read before the entry that returned it.
 var errStopBefore = errors.New("stop before this entry")
 
-func isDecisions(name string) bool {
-	return strings.HasPrefix(name, gate.DecisionsLog+".")
-}
+func isDecisions(name string) bool { return logs.Classify(name).Kind == logs.Decisions }
 
 // decode reads one log entry. It returns nil for anything that is not one.
 // Without content, the payload's bulky fields are dropped at once.

@@ -35,6 +35,10 @@ type receiver struct {
 	// fail makes the endpoint answer 503 while set.
 	fail     bool
 	requests int
+	// headers are the last request's headers; resources every resource's
+	// attributes.
+	headers   http.Header
+	resources [][]*commonpb.KeyValue
 	// delay slows every answer down (so that a run can be killed midway).
 	delay time.Duration
 }
@@ -92,12 +96,14 @@ func (r *receiver) handle(w http.ResponseWriter, req *http.Request) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.headers = req.Header.Clone()
 	var resp proto.Message
 	switch req.URL.Path {
 	case "/v1/traces":
 		var m coltrace.ExportTraceServiceRequest
 		if err = proto.Unmarshal(data, &m); err == nil {
 			for _, rs := range m.ResourceSpans {
+				r.resources = append(r.resources, rs.GetResource().GetAttributes())
 				for _, ss := range rs.ScopeSpans {
 					r.spans = append(r.spans, ss.Spans...)
 				}

@@ -1,18 +1,15 @@
 package strategy
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/pathglob"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // routing is the feedback loop's routing of changed files to domains,
@@ -52,26 +49,14 @@ func editedPath(in *gate.Input) string {
 	return f.NotebookPath
 }
 
-// errNotRegular reports a path that is not a regular file (a FIFO, a
-// device, a directory), which strategies never read.
-var errNotRegular = errors.New("not a regular file")
-
-// readRegular reads at most max bytes of a regular file. Opening with
-// O_NONBLOCK keeps a FIFO from hanging the hook; the fstat afterwards
-// refuses anything but a regular file.
+// readRegular reads at most max bytes of a regular file (a longer file is
+// cut): safefs refuses FIFOs, devices and directories without blocking.
 func readRegular(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, _, err := safefs.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", path, errNotRegular)
-	}
 	return io.ReadAll(io.LimitReader(f, max))
 }
 
