@@ -27,11 +27,6 @@ const (
 	Repairs
 )
 
-// RepairsName is Name(Repairs, "").
-//
-// Deprecated: use Name or Classify; kept until the dashboard's log list
-// classifies file names with Classify.
-const RepairsName = "repairs"
 
 // Ext is the extension of every log file.
 const Ext = ".json"

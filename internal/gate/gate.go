@@ -173,7 +173,3 @@ type Record struct {
 	Error      string    `json:"error,omitempty"`
 }
 
-// DecisionsLog is logs.Name(logs.Decisions, "").
-//
-// Deprecated: use logs.Name; kept until the dashboard's tests switch.
-const DecisionsLog = "decisions"

@@ -78,7 +78,7 @@ func decisions(t *testing.T, out string) []gate.Record {
 	t.Helper()
 	layout := state.Layout{Root: filepath.Join(out, "project")}
 	var recs []gate.Record
-	err := logs.ScanFile(layout.LogPath(gate.DecisionsLog), func(raw []byte) error {
+	err := logs.ScanFile(layout.LogPath(logs.Name(logs.Decisions, "")), func(raw []byte) error {
 		var rec gate.Record
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return err
