@@ -27,7 +27,6 @@ const (
 	Repairs
 )
 
-
 // Ext is the extension of every log file.
 const Ext = ".json"
 

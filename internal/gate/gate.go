@@ -172,4 +172,3 @@ type Record struct {
 	DryRun     bool      `json:"dry_run"`
 	Error      string    `json:"error,omitempty"`
 }
-
