@@ -93,9 +93,14 @@ func TestScenarios(t *testing.T) {
 	for _, sc := range scenarios(t) {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
-			sem <- struct{}{}
-			r := runScenario(t, sc)
-			<-sem
+			r := func() *run {
+				// Release the slot even when runScenario fails the test
+				// (t.Fatal ends this goroutine): a leaked slot would leave
+				// every later scenario waiting forever.
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				return runScenario(t, sc)
+			}()
 			t.Logf("%s: %d hook payloads, run took %s; outputs in %s", sc.name, len(r.captured), r.elapsed.Round(100*time.Millisecond), r.out)
 			if *record && !sc.noProjectDir {
 				saveRecording(t, r)
