@@ -1,4 +1,5 @@
-// Package transcript reads token use from a Claude Code session transcript
+// Package transcript reads token use, and the session's title, from a
+// Claude Code session transcript
 // (~/.claude/projects/<slug>/<session>.jsonl) incrementally: each call reads
 // only the bytes appended since the previous call, counts each API message
 // once (Claude Code writes one line per content block, each repeating the
@@ -34,6 +35,18 @@ const maxRead = 32 << 20
 // missing transcript (it does not exist yet at SessionStart) is not an error.
 // A transcript that shrank or changed path is read again from the start.
 func Update(path string, cur *state.TranscriptCursor, tokens *state.Tokens) error {
+	return Read(path, cur, tokens, nil)
+}
+
+// TitleFunc receives a title line of the transcript: its text and its
+// source (state.TitleCustom, state.TitleAI or state.TitleSummary), in the
+// order the transcript has them.
+type TitleFunc func(text, source string)
+
+// Read is Update that also passes the transcript's title lines (a title
+// the user gave, Claude Code's generated title, a summary) to title (nil:
+// ignored). Session.SetTitle is the usual title.
+func Read(path string, cur *state.TranscriptCursor, tokens *state.Tokens, title TitleFunc) error {
 	if path == "" {
 		return nil
 	}
@@ -86,6 +99,9 @@ func Update(path string, cur *state.TranscriptCursor, tokens *state.Tokens) erro
 		pos += n
 		if line != nil {
 			countLine(line, cur, tokens)
+			if title != nil {
+				titleLine(line, title)
+			}
 		}
 	}
 	cur.Offset = pos
@@ -181,8 +197,67 @@ func countLine(raw []byte, cur *state.TranscriptCursor, tokens *state.Tokens) {
 	tokens.Output += u.Output - prev.Output
 	tokens.CacheRead += u.CacheRead - prev.CacheRead
 	tokens.CacheCreation += u.CacheCreation - prev.CacheCreation
+	model := l.Message.Model
+	if model == "" {
+		model = UnknownModel
+	}
+	if tokens.ByModel == nil {
+		tokens.ByModel = map[string]state.ModelUsage{}
+	}
+	if _, ok := tokens.ByModel[model]; !ok && len(tokens.ByModel) >= maxModels {
+		model = OtherModels
+	}
+	bm := tokens.ByModel[model]
+	bm.Input += u.Input - prev.Input
+	bm.Output += u.Output - prev.Output
+	bm.CacheRead += u.CacheRead - prev.CacheRead
+	bm.CacheCreation += u.CacheCreation - prev.CacheCreation
+	tokens.ByModel[model] = bm
 	if !l.IsSidechain {
 		tokens.ContextUsed = u.Input + u.CacheRead + u.CacheCreation
+	}
+}
+
+// Keys of Tokens.ByModel that are not model ids.
+const (
+	// UnknownModel holds messages that name no model.
+	UnknownModel = "unknown"
+	// OtherModels holds the models past the first maxModels (a damaged
+	// or hostile transcript cannot grow state.json without bound).
+	OtherModels = "other"
+)
+
+const maxModels = 16
+
+var (
+	customTitleMark = []byte(`"customTitle"`)
+	aiTitleMark     = []byte(`"aiTitle"`)
+	summaryMark     = []byte(`"summary"`)
+)
+
+// titleLine passes a title line's text to fn: {"type":"custom-title",
+// "customTitle":…}, {"type":"ai-title","aiTitle":…} or {"type":"summary",
+// "summary":…}. Other lines cost a few byte searches.
+func titleLine(raw []byte, fn TitleFunc) {
+	if !bytes.Contains(raw, customTitleMark) && !bytes.Contains(raw, aiTitleMark) && !bytes.Contains(raw, summaryMark) {
+		return
+	}
+	var l struct {
+		Type        string `json:"type"`
+		CustomTitle string `json:"customTitle"`
+		AITitle     string `json:"aiTitle"`
+		Summary     string `json:"summary"`
+	}
+	if json.Unmarshal(raw, &l) != nil {
+		return
+	}
+	switch l.Type {
+	case state.TitleCustom:
+		fn(l.CustomTitle, state.TitleCustom)
+	case state.TitleAI:
+		fn(l.AITitle, state.TitleAI)
+	case state.TitleSummary:
+		fn(l.Summary, state.TitleSummary)
 	}
 }
 
