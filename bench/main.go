@@ -10,8 +10,9 @@
 //	    3 KiB, 2,000 files read, 150 agents, 200 failures, 100
 //	    notifications) ÷ the same hook at an empty session (≤ 1.2)
 //	P3  peak RSS of one hook process (≤ 12 MiB)
-//	P4, P5, export: the dashboard's and the exporter's Go benchmarks,
-//	    whose metrics are read back and judged here too
+//	P4, P5, export, search: the dashboard's, the exporter's and spcstr
+//	    search's Go benchmarks, whose metrics are read back and judged here
+//	    too
 //
 // The floor program (bench/floor) is the least a Go hook can do: decode the
 // event and append one line, with an fsync. Both binaries are built here,
@@ -400,9 +401,10 @@ func goBench() {
 		{"ms/first-frame", "P5 first frame, 1,000 sessions (ms)", 500},
 		{"MiB-peak-rss", "P5 peak RSS (MiB)", 150},
 		{"s/export", "export of 100,000 events (s)", 1},
+		{"s/search-1M", "search of 1,000,000 events (s)", 2},
 	}
 	found := map[string]float64{}
-	for _, pkg := range []string{"./tui/...", "./internal/export/..."} {
+	for _, pkg := range []string{"./tui/...", "./internal/export/...", "./internal/search/..."} {
 		if _, err := os.Stat(strings.TrimSuffix(pkg, "/...")); err != nil {
 			continue
 		}

@@ -57,6 +57,7 @@ requirements and the review/test feedback loop, and writes session summaries
 		newDemoCmd(),
 		newOtelCmd(),
 		newStrategyCmd(),
+		newSearchCmd(),
 	)
 	addTUI(root)
 	return root

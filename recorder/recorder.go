@@ -97,6 +97,9 @@ type run struct {
 	// touch is set for the session's first event of a minute: the hook
 	// that refreshes the registry's last_active.
 	touch bool
+	// startedAt is the session's creation time, for a touch that must
+	// register the session again.
+	startedAt time.Time
 }
 
 func (r *run) fail(format string, args ...any) {
@@ -197,6 +200,11 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 		ap.apply(s)
 		if n := len(s.Activity); n > 0 && s.Activity[n-1].Count == 1 {
 			r.touch = true // the first event of this minute
+		} else if n == 1 && s.Activity[0].Count == 2 {
+			r.touch = true // the session's second event: confirm SessionStart's registration
+		}
+		if r.touch && !s.CreatedAt.IsZero() {
+			r.startedAt = s.CreatedAt
 		}
 		if err := transcript.Update(s.TranscriptPath, &s.Transcript, &s.Tokens); err != nil {
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
@@ -266,25 +274,34 @@ func (r *run) register(ctx context.Context, created bool) {
 	case r.name == hookio.SessionEnd:
 		err = registry.Remove(ctx, path, r.ev.SessionID)
 	case r.name == hookio.SessionStart || created:
-		ppid := os.Getppid()
-		if p := r.opt.Getenv("CLAUDE_PID"); p != "" {
-			fmt.Sscanf(p, "%d", &ppid)
-		}
-		branch := ""
-		if repo, ok := gitrepo.Find(r.layout.Root); ok {
-			branch = repo.Branch()
-		}
-		now := registry.Now(r.now)
-		err = registry.Register(ctx, path, r.ev.SessionID, registry.Entry{
-			PID: os.Getpid(), PPID: ppid, ProjectDir: r.layout.Root, Branch: branch,
-			StartedAt: now, LastActive: now,
-		}, r.opt.Alive)
+		err = registry.Register(ctx, path, r.ev.SessionID, r.registryEntry(r.now), r.opt.Alive)
 	case r.touch:
-		// last_active, refreshed at most once a minute per session.
-		err = registry.Touch(ctx, path, r.ev.SessionID, registry.Now(r.now))
+		// last_active, refreshed at most once a minute per session; an
+		// entry the framework's write undid is registered again.
+		started := r.now
+		if !r.startedAt.IsZero() {
+			started = r.startedAt
+		}
+		err = registry.Touch(ctx, path, r.ev.SessionID, registry.Now(r.now), r.registryEntry(started))
 	}
 	if err != nil {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: session registry: %v\n", err)
+	}
+}
+
+// registryEntry is this session's registry entry, started at started.
+func (r *run) registryEntry(started time.Time) registry.Entry {
+	ppid := os.Getppid()
+	if p := r.opt.Getenv("CLAUDE_PID"); p != "" {
+		fmt.Sscanf(p, "%d", &ppid)
+	}
+	branch := ""
+	if repo, ok := gitrepo.Find(r.layout.Root); ok {
+		branch = repo.Branch()
+	}
+	return registry.Entry{
+		PID: os.Getpid(), PPID: ppid, ProjectDir: r.layout.Root, Branch: branch,
+		StartedAt: registry.Now(started), LastActive: registry.Now(r.now),
 	}
 }
 
