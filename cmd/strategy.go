@@ -94,7 +94,7 @@ same report as spcstr doctor --json.`,
 			return nil
 		},
 	}
-	c.AddCommand(list, validate)
+	c.AddCommand(list, validate, newStrategyDryRunCmd(&asJSON))
 	return c
 }
 

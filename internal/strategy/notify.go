@@ -91,12 +91,19 @@ func (s *notify) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, er
 	}
 	var how []string
 	var failed error
-	if s.o.Bell {
+	if in.Replay { // a dry-run replay: say what would ring and run
+		if s.o.Bell {
+			how = append(how, "bell")
+		}
+		if s.o.Command != "" {
+			how = append(how, "command")
+		}
+	} else if s.o.Bell {
 		if ringBell() {
 			how = append(how, "bell")
 		}
 	}
-	if s.o.Command != "" {
+	if s.o.Command != "" && !in.Replay {
 		if err := startDetached(s.o.Command, m, in.Layout.Root); err != nil {
 			failed = fmt.Errorf("notify command: %w", err)
 		} else {
