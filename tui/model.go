@@ -41,10 +41,14 @@ var paneNames = [...]string{"Sessions", "Detail", "Events", "Reqs", "Loop"}
 const WideWidth = 100
 
 // shared holds what must outlive value copies of the model (the watcher,
-// closed when the program ends).
+// closed when the program ends; the last frame drawn).
 type shared struct {
 	mu      sync.Mutex
 	watcher *watch.Watcher
+	// frame is the last frame View drew, for generation frameGen.
+	frame    string
+	frameGen uint64
+	framed   bool
 }
 
 func (s *shared) set(w *watch.Watcher) {
@@ -101,6 +105,12 @@ type Model struct {
 	project    string        // the project folder's name, sanitised
 	// tick is the clock's period (0: no clock; tests).
 	tick time.Duration
+	// gen counts the updates that may change the frame: View draws again
+	// only when it moved. clock is what the frame shows that depends on
+	// the time (ages, run times, the sparklines' minute), so that a clock
+	// tick that changes none of it draws nothing.
+	gen   uint64
+	clock string
 }
 
 // New builds the dashboard's model. Nothing is read until Init's commands
@@ -174,6 +184,11 @@ func (m Model) wide() bool { return m.width >= WideWidth }
 // the mouse, resizes and the clock.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
+	switch msg.(type) {
+	case tickMsg, aliveMsg: // they say themselves whether anything changed
+	default:
+		m.gen++
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -217,8 +232,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.rebuildRows()
 		cmds = append(cmds, m.selectionChanged()...)
 	case aliveMsg:
-		m.st.SetAlive(msg.alive)
-		m.rebuildRows()
+		if m.st.SetAlive(msg.alive) {
+			m.gen++
+			m.rebuildRows()
+		}
 	case tailMsg:
 		r := m.st.ApplyTail(msg.Tail, m.selected)
 		m.showEvents()
@@ -270,8 +287,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		if !m.statusUntil.IsZero() && m.now().After(m.statusUntil) {
 			m.status, m.statusUntil = "", time.Time{}
+			m.gen++
 		}
-		m.det.Refresh(m.now())
+		// Redraw only when a text that depends on the time changed.
+		if c := m.clockKey(); c != m.clock {
+			m.clock = c
+			m.det.Refresh(m.now())
+			m.gen++
+		}
 		if m.tick > 0 {
 			cmds = append(cmds, tickCmd(m.tick))
 		}
@@ -280,6 +303,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// clockKey is every text of the frame that changes with the time alone:
+// the list's ages and the detail's run times (each pane says which).
+func (m Model) clockKey() string {
+	now := m.now()
+	return m.list.ClockKey(now) + "|" + m.det.ClockKey(now)
 }
 
 // read turns what the store asks to read into commands, in its order.

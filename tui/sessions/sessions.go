@@ -7,6 +7,7 @@ package sessions
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -188,6 +189,19 @@ func (m *Model) SelectNewest() {
 	}
 	m.cursor = max(best, 0)
 	m.clamp()
+}
+
+// ClockKey is what the list shows that changes with the time alone: the
+// shown rows' ages and the sparklines' current minute.
+func (m *Model) ClockKey(now time.Time) string {
+	var b strings.Builder
+	b.WriteString(strconv.FormatInt(now.Unix()/60, 10))
+	per := max(m.listHeight()/rowHeight, 1)
+	for i := m.offset; i < len(m.visible) && i < m.offset+per; i++ {
+		b.WriteByte(' ')
+		b.WriteString(text.Age(now, m.rows[m.visible[i]].LastAt))
+	}
+	return b.String()
 }
 
 // Move moves the cursor by n rows.
