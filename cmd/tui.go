@@ -13,6 +13,7 @@ import (
 // addTUI registers "spcstr tui" and makes it the root command's default.
 func addTUI(root *cobra.Command) {
 	var dir string
+	var bell bool
 	run := func(cmd *cobra.Command, _ []string) error {
 		start := dir
 		if start == "" {
@@ -30,10 +31,12 @@ func addTUI(root *cobra.Command) {
 			Layout:     state.Layout{Root: rootDir},
 			NoColor:    tui.NoColorEnv(os.Getenv),
 			ReqActions: tui.RequirementActions(),
+			Bell:       bell,
 		}, cmd.InOrStdin(), cmd.OutOrStdout())
 	}
 	root.RunE = run
 	root.Flags().StringVarP(&dir, "dir", "C", "", "project folder (default: the nearest folder holding .spcstr/)")
+	root.Flags().BoolVar(&bell, "bell", false, "ring the terminal bell when a session starts waiting for you (also: dashboard.bell in .spcstr/config.yaml)")
 	tuiCmd := &cobra.Command{
 		Use:   "tui",
 		Short: "Open the live dashboard (also: bare spcstr)",
@@ -47,5 +50,6 @@ Press ? for every key, q to quit. NO_COLOR turns colors off.`,
 		RunE:         run,
 	}
 	tuiCmd.Flags().StringVarP(&dir, "dir", "C", "", "project folder (default: the nearest folder holding .spcstr/)")
+	tuiCmd.Flags().BoolVar(&bell, "bell", false, "ring the terminal bell when a session starts waiting for you (also: dashboard.bell in .spcstr/config.yaml)")
 	root.AddCommand(tuiCmd)
 }

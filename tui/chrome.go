@@ -31,6 +31,9 @@ func (m Model) header() string {
 		count = fmt.Sprintf("%d/%d sessions", shown, total)
 	}
 	right := st.Subtle.Render(count)
+	if n := m.st.NeedsInput(); n > 0 {
+		right += " " + st.NeedsInput.Render(fmt.Sprintf("%d need input", n))
+	}
 	if live > 0 {
 		right += " " + st.Working.Render(fmt.Sprintf("%d live", live))
 	}

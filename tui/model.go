@@ -111,6 +111,11 @@ type Model struct {
 	// tick that changes none of it draws nothing.
 	gen   uint64
 	clock string
+	// asking says, for each session seen, whether it waits for the
+	// user; ring asks for the bell (one started waiting).
+	asking  map[string]bool
+	ring    bool
+	cfgBell bool // dashboard.bell in .spcstr/config.yaml
 }
 
 // New builds the dashboard's model. Nothing is read until Init's commands
@@ -129,6 +134,7 @@ func New(ctx context.Context, opt Options) Model {
 		req: reqpane.New(st, wired), fb: looppane.New(st), help: help.New(),
 		focus: PaneSessions, right: PaneDetail, follow: true,
 		tick: time.Second, project: text.Sanitize(filepath.Base(opt.Layout.Root)),
+		asking: map[string]bool{},
 	}
 	m.help.Styles = st.Help
 	m.list.SetClock(opt.Now)
@@ -271,6 +277,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, waitChangeCmd(m.ctx, msg.w), listingCmd(m.opt.Layout))
 	case strategiesMsg:
 		m.strategies = msg
+		m.cfgBell = msg.bell
 		m.list.SetPrices(msg.prices)
 		m.det.SetPrices(msg.prices)
 		m.det.Refresh(m.now())
@@ -302,8 +309,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, aliveCmd(reg, m.opt.Alive))
 		}
 	}
+	if m.ring {
+		m.ring = false
+		if m.opt.Bell || m.cfgBell {
+			cmds = append(cmds, tea.Raw(bell))
+		}
+	}
 	return m, tea.Batch(cmds...)
 }
+
+// bell is the terminal bell (BEL).
+const bell = "\a"
 
 // clockKey is every text of the frame that changes with the time alone:
 // the list's ages and the detail's run times (each pane says which).
@@ -391,11 +407,33 @@ func (m *Model) rebuildRows() {
 		rows = append(rows, sessions.Row{Summary: s, Display: m.st.Display(s)})
 	}
 	m.list.SetRows(rows)
+	m.watchAsking(rows)
 	if m.follow {
 		m.list.SelectNewest()
 	}
 	if r, ok := m.list.Selected(); ok && r.ID == m.selected {
 		m.det.SetSummary(r.Summary, r.Display, m.now())
+	}
+}
+
+// watchAsking notes which sessions wait for the user, and asks for the
+// bell when one that was seen doing something else starts waiting. A
+// session's first sighting never rings (one already waiting when the
+// dashboard opens is not news), and nothing is noted before the registry
+// is read: until then every session looks stale.
+func (m *Model) watchAsking(rows []sessions.Row) {
+	if _, ok := m.st.Registry(); !ok {
+		return
+	}
+	for _, r := range rows {
+		if !r.Loaded {
+			continue // not read yet: its status is unknown, not changed
+		}
+		asks := r.Display == store.StatusNeedsInput
+		if was, seen := m.asking[r.ID]; seen && asks && !was {
+			m.ring = true
+		}
+		m.asking[r.ID] = asks
 	}
 }
 

@@ -189,6 +189,11 @@ func (m *Model) render(now time.Time) []string {
 			add(l)
 		}
 	}
+	if m.display == store.StatusNeedsInput && r.Asks != "" {
+		for _, l := range wrapIndent(st.NeedsInput.Render("waiting for you: "+r.Asks), w, 2) {
+			add(l)
+		}
+	}
 	if s == nil {
 		add("")
 		msg := r.Damaged

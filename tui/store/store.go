@@ -116,6 +116,18 @@ func (s *Store) Live() int {
 	return n
 }
 
+// NeedsInput counts the sessions waiting for the user (a permission or
+// idle prompt showing).
+func (s *Store) NeedsInput() int {
+	n := 0
+	for _, sum := range s.sums {
+		if s.Display(sum) == StatusNeedsInput {
+			n++
+		}
+	}
+	return n
+}
+
 // Display is the status to show for a summary (see DisplayStatus).
 func (s *Store) Display(sum Summary) string {
 	if !sum.Loaded {
