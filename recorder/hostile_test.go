@@ -579,3 +579,53 @@ func TestTornLogMendedByAnyEvent(t *testing.T) {
 		t.Errorf("in-flight markers left: %d", len(markers))
 	}
 }
+
+// TestUnappendableLogKeepsEvent runs a hook whose log cannot grow (a file
+// size limit below the log's size, as a full disk would): the append is
+// rolled back, the log stays whole, the hook exits 0 and the event is
+// kept whole in rejected.json (before, it was lost with a stderr line).
+func TestUnappendableLogKeepsEvent(t *testing.T) {
+	p := newProject(t)
+	const id = "fsize001"
+	if res := runBinary(t, p, readPayload(p, id, "Read", "t0", "a.go", 200<<10), ""); res.code != 0 {
+		t.Fatalf("first hook: %d %s", res.code, res.stderr)
+	}
+	logPath := p.layout().LogPath("post_tool_use")
+	before, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 100 blocks is 50 or 100 KiB (sh's unit): below the 200 KiB log,
+	// above what rejected.json and state.json need. The signal is ignored
+	// so that the write fails with EFBIG instead of killing the hook.
+	sh := `trap '' XFSZ; ulimit -f 100; exec "$0" "$@"`
+	cmd := exec.Command("sh", "-c", sh, spcstrBin, "hook")
+	cmd.Dir = p.root
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, p.envList()...)
+	cmd.Stdin = bytes.NewReader(readPayload(p, id, "Read", "t1-kept", "b.go", 10))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("hook under a file size limit: %v\n%s", err, out)
+	}
+	if after, _ := os.ReadFile(logPath); !bytes.Equal(before, after) {
+		t.Errorf("the failed append was not rolled back (%d → %d bytes)", len(before), len(after))
+	}
+	var kept []struct {
+		Reason string `json:"reason"`
+		Event  string `json:"event"`
+		Entry  struct {
+			Input map[string]any `json:"input"`
+		} `json:"entry"`
+	}
+	data, err := os.ReadFile(p.layout().LogPath("rejected"))
+	if err != nil {
+		t.Fatalf("no rejected.json: %v (output %s)", err, out)
+	}
+	if err := json.Unmarshal(data, &kept); err != nil {
+		t.Fatalf("rejected.json: %v\n%s", err, data)
+	}
+	if len(kept) != 1 || kept[0].Event != "PostToolUse" || kept[0].Entry.Input["tool_use_id"] != "t1-kept" ||
+		!strings.Contains(kept[0].Reason, "post_tool_use.json") {
+		t.Fatalf("rejected.json = %s", data)
+	}
+}

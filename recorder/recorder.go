@@ -339,9 +339,29 @@ func (r *run) appendLog(ctx context.Context, answer []byte, decisions int) {
 	path := r.layout.LogPath(logs.Name(logs.Events, r.name))
 	if err := logs.Append(ctx, path, data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes}); err != nil {
 		r.fail("append %s: %v", path, err)
+		r.keepUnlogged(ctx, data, err)
 		return
 	}
 	syncFile(path)
+}
+
+// keepUnlogged records an entry whose own log could not take it (the log
+// replaced by a directory, say) in rejected.json, whole, so that the event
+// is not lost with only a line on stderr.
+func (r *run) keepUnlogged(ctx context.Context, entry []byte, cause error) {
+	rec, err := json.Marshal(map[string]any{
+		"timestamp":  r.now,
+		"reason":     "its log could not be appended to: " + cause.Error(),
+		"event":      r.name,
+		"session_id": r.ev.SessionID,
+		"entry":      json.RawMessage(entry),
+	})
+	if err == nil {
+		err = logs.Append(ctx, r.layout.LogPath(logs.Name(logs.Rejected, "")), rec, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes})
+	}
+	if err != nil {
+		fmt.Fprintf(r.opt.Stderr, "spcstr hook: could not keep the event in rejected.json either: %v\n", err)
+	}
 }
 
 // syncFile flushes a log to disk: the hook's one fsync. The event log is

@@ -67,6 +67,10 @@ type Input struct {
 	Now     time.Time
 	// Getenv reads the hook's environment (tests substitute it).
 	Getenv func(string) string
+	// Replay marks an event replayed by `spcstr strategy dry-run`, not
+	// sent by Claude Code: a gate acts on nothing outside the process (no
+	// bell, no command) and says in its verdict what it would have done.
+	Replay bool
 }
 
 // Setup is what a gate constructor gets: the project and its settings.

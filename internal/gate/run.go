@@ -82,13 +82,13 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 			}
 		}
 		verdicts = escalate(s, in.Name, g.Name(), verdicts)
-		for _, v := range verdicts {
+		for i, v := range verdicts {
+			if v.Source == "" {
+				v.Source = g.Name() // a verdict speaks for its gate unless it names a strategy
+				verdicts[i].Source = v.Source
+			}
 			if v.Decision != "" && err == nil {
-				src := v.Source
-				if src == "" {
-					src = g.Name() // a verdict speaks for its gate unless it names a strategy
-				}
-				records = append(records, Record{Source: src, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur, DryRun: v.DryRun})
+				records = append(records, Record{Source: v.Source, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur, DryRun: v.DryRun})
 			}
 		}
 		all = append(all, verdicts...)
@@ -107,10 +107,11 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 	all, records = append(all, advice...), append(records, adviceRecs...)
 	stamp(records, requestID(), s.SessionID, in.Now, in.Name, dry)
 	// Dry-run (global, or a verdict's own): log everything, enforce
-	// nothing: keep context and messages, drop the decision.
+	// nothing: drop the decision, and tell the user what would have been
+	// done (dryrun.go).
 	for i := range all {
 		if all[i].DryRun && (all[i].Decision == Deny || all[i].Decision == Block) {
-			all[i].Decision = ""
+			all[i] = unenforce(all[i], in)
 		}
 	}
 	return Result{Answer: Merge(in.Name, all), Records: records, Failures: failures}
