@@ -395,4 +395,3 @@ func checkTempFiles(_ context.Context, env *Env) []Finding {
 	}
 	return out
 }
-
