@@ -21,6 +21,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/projects"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/internal/transcript"
 	"github.com/dylan-gluck/spcstr/logs"
@@ -292,6 +293,13 @@ func (r *run) register(ctx context.Context, created bool) {
 	}
 	if err != nil {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: session registry: %v\n", err)
+	}
+	if r.name == hookio.SessionStart {
+		// The machine's list of recorded projects (spcstr tui --all): a
+		// read, and a write at most once an hour per project.
+		if err := projects.Remember(ctx, projects.Path(r.opt.Getenv), r.layout.Root, r.now); err != nil {
+			fmt.Fprintf(r.opt.Stderr, "spcstr hook: %v\n", err)
+		}
 	}
 }
 
