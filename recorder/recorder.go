@@ -168,6 +168,12 @@ func (r *run) handle(ctx context.Context) {
 	}
 
 	answer, records, created := r.record(ctx)
+	if r.touch {
+		// Temp files of hooks killed mid-write, at most once a minute.
+		if _, err := r.layout.RemoveStaleTemps(r.ev.SessionID, time.Now()); err != nil {
+			fmt.Fprintf(r.opt.Stderr, "spcstr hook: remove leftover temp files: %v\n", err)
+		}
+	}
 	r.register(ctx, created)
 	out := answer.Encode()
 	r.appendLog(ctx, out, len(records))
