@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -35,9 +36,15 @@ const defaultFeatureSchema = `{
 // of a schema file inside the project (read when a check needs it, so a
 // broken file is reported then and the strategy keeps running).
 type featureSchema struct {
-	resolved *jsonschema.Resolved // inline or default
+	resolved *jsonschema.Resolved // inline; nil with no file: the default
 	file     string               // a schema file, relative to the project
 }
+
+// defaultSchema is compiled on first use: most hook calls never check the
+// feature list.
+var defaultSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
+	return compileSchema([]byte(defaultFeatureSchema))
+})
 
 // parseFeatureSchema reads the feature_schema option (v as decoded from
 // YAML; key and n its key and value nodes, for errors). nil gives the
@@ -45,8 +52,7 @@ type featureSchema struct {
 func parseFeatureSchema(v any, key, n ast.Node) (*featureSchema, error) {
 	switch s := v.(type) {
 	case nil:
-		r, err := compileSchema([]byte(defaultFeatureSchema))
-		return &featureSchema{resolved: r}, err
+		return &featureSchema{}, nil
 	case string:
 		if _, ok := inside("/", s); !ok {
 			return nil, config.NodeError(n, fmt.Errorf("feature_schema %q: want a schema (a mapping) or a file inside the project", s))
@@ -112,6 +118,11 @@ var errSchemaFile = errors.New("feature_schema file")
 // error wrapping errSchemaFile when the schema file cannot be used.
 func (f *featureSchema) check(root string, data []byte) (violation string, err error) {
 	r := f.resolved
+	if r == nil && f.file == "" {
+		if r, err = defaultSchema(); err != nil {
+			return "", err
+		}
+	}
 	if f.file != "" {
 		p, _ := inside(root, f.file)
 		raw, err := safefs.ReadFile(p, safefs.MaxConfigBytes)
