@@ -49,6 +49,7 @@ type shared struct {
 	frame    string
 	frameGen uint64
 	framed   bool
+	back     bool // q was pressed with Options.Back: back to the projects
 }
 
 func (s *shared) set(w *watch.Watcher) {
@@ -137,6 +138,9 @@ func New(ctx context.Context, opt Options) Model {
 		asking: map[string]bool{},
 	}
 	m.help.Styles = st.Help
+	if opt.Back {
+		m.keys.Quit.SetHelp("q", "all projects")
+	}
 	m.list.SetClock(opt.Now)
 	m.list.SetFocused(true)
 	return m
