@@ -21,22 +21,22 @@ type Document struct {
 // Summary is one session's summary. Every field is always present: lists are
 // [] when empty, strings "" when unknown, and times null when not reached.
 type Summary struct {
-	SessionID      string     `json:"session_id"`
-	ProjectDir     string     `json:"project_dir"`
-	Branch         string     `json:"branch"`
-	Cwd            string     `json:"cwd"`
-	Model          string     `json:"model"`
-	PermissionMode string     `json:"permission_mode"`
-	TranscriptPath string     `json:"transcript_path"`
+	SessionID      string `json:"session_id"`
+	ProjectDir     string `json:"project_dir"`
+	Branch         string `json:"branch"`
+	Cwd            string `json:"cwd"`
+	Model          string `json:"model"`
+	PermissionMode string `json:"permission_mode"`
+	TranscriptPath string `json:"transcript_path"`
 	// Title names the session (state.json's title and title_source).
-	Title       string `json:"title"`
-	TitleSource string `json:"title_source"`
-	Status         string     `json:"status"`
-	Active         bool       `json:"session_active"`
-	EndReason      string     `json:"end_reason"`
-	StartedAt      time.Time  `json:"started_at"`
-	EndedAt        *time.Time `json:"ended_at"`
-	LastEventAt    *time.Time `json:"last_event_at"`
+	Title       string     `json:"title"`
+	TitleSource string     `json:"title_source"`
+	Status      string     `json:"status"`
+	Active      bool       `json:"session_active"`
+	EndReason   string     `json:"end_reason"`
+	StartedAt   time.Time  `json:"started_at"`
+	EndedAt     *time.Time `json:"ended_at"`
+	LastEventAt *time.Time `json:"last_event_at"`
 	// DurationMS runs from StartedAt to EndedAt, or to LastEventAt while the
 	// session has not ended.
 	DurationMS  int64   `json:"duration_ms"`
