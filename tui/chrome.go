@@ -99,7 +99,7 @@ func (m Model) footer() string {
 	switch {
 	case m.showHelp:
 		ks = []key.Binding{m.keys.Quit}
-	case m.focus == PaneSessions && m.list.Editing():
+	case m.focus == PaneSessions && m.list.Editing(), m.focus == PaneEvents && m.ev.Editing():
 		ks = focused.ShortHelp() // the filter's keys only
 	case m.focus == PaneSessions:
 		ks = append(focused.ShortHelp(), m.keys.Follow, m.keys.Help, m.keys.Quit)
