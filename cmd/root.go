@@ -56,6 +56,8 @@ requirements and the review/test feedback loop, and writes session summaries
 		newVersionCmd(),
 		newDemoCmd(),
 		newOtelCmd(),
+		newStrategyCmd(),
+		newSearchCmd(),
 	)
 	addTUI(root)
 	return root

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // ErrStop may be returned by a Scan or Tail callback to stop early without
@@ -46,7 +48,7 @@ func Scan(r io.Reader, fn func(raw []byte) error) error {
 
 // ScanFile is Scan over the file at path. A missing file has no entries.
 func ScanFile(path string, fn func(raw []byte) error) error {
-	f, err := os.Open(path)
+	f, err := openForRead(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil
@@ -65,4 +67,12 @@ func ScanFile(path string, fn func(raw []byte) error) error {
 // and reset is true.
 func Tail(path string, offset int64, fn func(raw []byte) error) (next int64, reset bool, err error) {
 	return TailEntries(path, offset, func(raw []byte, _ int64) error { return fn(raw) })
+}
+
+// openForRead opens a log for reading only if it is a regular file: a FIFO or
+// device planted in its place is an error, never a read that blocks or
+// never ends.
+func openForRead(path string) (*os.File, error) {
+	f, _, err := safefs.Open(path)
+	return f, err
 }

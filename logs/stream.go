@@ -41,7 +41,7 @@ func Stream(path string, restart func(), fn func(raw []byte) error) error {
 }
 
 func streamLines(path string, fn func(raw []byte) error) error {
-	fh, err := os.Open(path)
+	fh, err := openForRead(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil

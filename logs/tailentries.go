@@ -16,7 +16,7 @@ import (
 // returned next is end of the last entry fn accepted (the entry that
 // returned ErrStop counts as accepted).
 func TailEntries(path string, offset int64, fn func(raw []byte, end int64) error) (next int64, reset bool, err error) {
-	f, err := os.Open(path)
+	f, err := openForRead(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return 0, offset > 0, nil

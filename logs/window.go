@@ -25,7 +25,7 @@ func TailWindow(path string, window int64, fn func(raw []byte) error) (next int6
 // lineStartBefore returns the offset of the first line start within the
 // last window bytes of the file (0 for a file of at most window bytes).
 func lineStartBefore(path string, window int64) (int64, error) {
-	f, err := os.Open(path)
+	f, err := openForRead(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return 0, nil
@@ -66,7 +66,7 @@ const backwardChunk = 256 << 10
 // on a line of their own (spcstr's layout) are found; a torn last line is
 // skipped. A missing log has no entries.
 func Backward(path string, maxBytes int64, fn func(raw []byte) error) error {
-	f, err := os.Open(path)
+	f, err := openForRead(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil

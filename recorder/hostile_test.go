@@ -345,8 +345,9 @@ func TestTerminalOutputs(t *testing.T) {
 // TestRegistryWithPython runs spcstr's SessionStart hooks and a writer
 // using the Python requirements framework's locking protocol on one
 // registry at the same time: spcstr never loses the framework's sessions,
-// and the framework loses spcstr's only in the gap its own protocol leaves
-// unlocked (before, most of both were lost).
+// and an spcstr entry undone in the gap the framework's own protocol
+// leaves unlocked is registered again by the session's next event: in the
+// end nothing is lost (before, most of both were lost).
 func TestRegistryWithPython(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -400,7 +401,80 @@ func TestRegistryWithPython(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
+	lostGo, lostPy := registryLosses(t, p.reg, nGo, nPy)
+	if len(lostPy) > 0 {
+		t.Errorf("spcstr lost %d of %d Python entries %v", len(lostPy), nPy, lostPy)
+	}
+	// The framework's own protocol leaves a gap (between its read and its
+	// rename) that no other writer can see, so a SessionStart's entry can
+	// be undone; the session's next event registers it again.
+	t.Logf("after the concurrent SessionStarts, %d of %d spcstr entries were missing", len(lostGo), nGo)
+	sem = make(chan struct{}, parallel)
+	for i := 0; i < nGo; i++ {
+		sem <- struct{}{}
+		go func(i int) {
+			defer func() { <-sem }()
+			pl := fmt.Sprintf(`{"hook_event_name":"UserPromptSubmit","session_id":"go%06d-aaaa","prompt":"next"}`, i)
+			if res := runBinary(t, p, []byte(pl), ""); res.code != 0 || res.stderr != "" {
+				t.Errorf("hook %d: %d %s", i, res.code, res.stderr)
+			}
+		}(i)
+	}
+	for i := 0; i < cap(sem); i++ {
+		sem <- struct{}{}
+	}
+	lostGo, lostPy = registryLosses(t, p.reg, nGo, nPy)
+	if len(lostGo) > 0 || len(lostPy) > 0 {
+		t.Errorf("after each session's next event: lost %d of %d spcstr entries %v and %d of %d Python entries %v", len(lostGo), nGo, lostGo, len(lostPy), nPy, lostPy)
+	}
+}
+
+// TestRegistryHealsUndoneEntry undoes a SessionStart's registration the
+// way the framework's unlocked read-to-rename gap can (a stale copy
+// renamed over the registry): the session's next event registers it again.
+func TestRegistryHealsUndoneEntry(t *testing.T) {
+	p := newProject(t)
+	p.env["CLAUDE_PID"] = fmt.Sprint(os.Getpid())
+	if res := runBinary(t, p, []byte(`{"hook_event_name":"SessionStart","session_id":"heal0001-aaaa","source":"startup"}`), ""); res.code != 0 {
+		t.Fatalf("SessionStart: %d %s", res.code, res.stderr)
+	}
+	if lost, _ := registryLosses(t, p.reg, 0, 0); len(lost) > 0 {
+		t.Fatal(lost)
+	}
+	stale := filepath.Join(filepath.Dir(p.reg), "sessions.tmp")
+	write(t, stale, `{"version":"1.0","sessions":{"py000000":{"pid":1,"ppid":1}}}`)
+	if err := os.Rename(stale, p.reg); err != nil {
+		t.Fatal(err)
+	}
+	if res := runBinary(t, p, []byte(`{"hook_event_name":"UserPromptSubmit","session_id":"heal0001-aaaa","prompt":"go on"}`), ""); res.code != 0 {
+		t.Fatalf("UserPromptSubmit: %d %s", res.code, res.stderr)
+	}
 	data, err := os.ReadFile(p.reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reg struct {
+		Sessions map[string]struct {
+			SessionID  string `json:"session_id"`
+			ProjectDir string `json:"project_dir"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal(data, &reg); err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := reg.Sessions["heal0001"]; !ok || e.SessionID != "heal0001-aaaa" || e.ProjectDir == "" {
+		t.Errorf("the next event did not register the session again: %s", data)
+	}
+	if _, ok := reg.Sessions["py000000"]; !ok {
+		t.Errorf("the framework's entry was lost: %s", data)
+	}
+}
+
+// registryLosses lists the spcstr (go%06d) and framework (py%05d) entries
+// missing from the registry at path.
+func registryLosses(t *testing.T, path string, nGo, nPy int) (lostGo, lostPy []string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +484,6 @@ func TestRegistryWithPython(t *testing.T) {
 	if err := json.Unmarshal(data, &reg); err != nil {
 		t.Fatalf("registry does not parse: %v", err)
 	}
-	var lostGo, lostPy []string
 	for i := 0; i < nGo; i++ {
 		if _, ok := reg.Sessions[fmt.Sprintf("go%06d", i)]; !ok {
 			lostGo = append(lostGo, fmt.Sprint(i))
@@ -421,15 +494,7 @@ func TestRegistryWithPython(t *testing.T) {
 			lostPy = append(lostPy, fmt.Sprint(i))
 		}
 	}
-	// The framework's own protocol leaves a gap (between its read and the
-	// creation of sessions.tmp) that no other writer can see; spcstr
-	// closes every other window. Before: 23–45 of 50 spcstr entries and up
-	// to 11 framework entries lost.
-	if len(lostPy) > 0 || len(lostGo) > 2 {
-		t.Errorf("lost %d of %d spcstr entries %v and %d of %d Python entries %v", len(lostGo), nGo, lostGo, len(lostPy), nPy, lostPy)
-	} else if len(lostGo) > 0 {
-		t.Logf("lost %d of %d spcstr entries to the framework's unlocked read-to-write gap", len(lostGo), nGo)
-	}
+	return lostGo, lostPy
 }
 
 // TestTornLogMendedByAnyEvent kills PostToolUse hooks at random moments
@@ -512,5 +577,55 @@ func TestTornLogMendedByAnyEvent(t *testing.T) {
 	}
 	if markers, _ := os.ReadDir(filepath.Join(p.layout().LogsDir(), ".inflight")); len(markers) > 0 {
 		t.Errorf("in-flight markers left: %d", len(markers))
+	}
+}
+
+// TestUnappendableLogKeepsEvent runs a hook whose log cannot grow (a file
+// size limit below the log's size, as a full disk would): the append is
+// rolled back, the log stays whole, the hook exits 0 and the event is
+// kept whole in rejected.json (before, it was lost with a stderr line).
+func TestUnappendableLogKeepsEvent(t *testing.T) {
+	p := newProject(t)
+	const id = "fsize001"
+	if res := runBinary(t, p, readPayload(p, id, "Read", "t0", "a.go", 200<<10), ""); res.code != 0 {
+		t.Fatalf("first hook: %d %s", res.code, res.stderr)
+	}
+	logPath := p.layout().LogPath("post_tool_use")
+	before, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 100 blocks is 50 or 100 KiB (sh's unit): below the 200 KiB log,
+	// above what rejected.json and state.json need. The signal is ignored
+	// so that the write fails with EFBIG instead of killing the hook.
+	sh := `trap '' XFSZ; ulimit -f 100; exec "$0" "$@"`
+	cmd := exec.Command("sh", "-c", sh, spcstrBin, "hook")
+	cmd.Dir = p.root
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, p.envList()...)
+	cmd.Stdin = bytes.NewReader(readPayload(p, id, "Read", "t1-kept", "b.go", 10))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("hook under a file size limit: %v\n%s", err, out)
+	}
+	if after, _ := os.ReadFile(logPath); !bytes.Equal(before, after) {
+		t.Errorf("the failed append was not rolled back (%d → %d bytes)", len(before), len(after))
+	}
+	var kept []struct {
+		Reason string `json:"reason"`
+		Event  string `json:"event"`
+		Entry  struct {
+			Input map[string]any `json:"input"`
+		} `json:"entry"`
+	}
+	data, err := os.ReadFile(p.layout().LogPath("rejected"))
+	if err != nil {
+		t.Fatalf("no rejected.json: %v (output %s)", err, out)
+	}
+	if err := json.Unmarshal(data, &kept); err != nil {
+		t.Fatalf("rejected.json: %v\n%s", err, data)
+	}
+	if len(kept) != 1 || kept[0].Event != "PostToolUse" || kept[0].Entry.Input["tool_use_id"] != "t1-kept" ||
+		!strings.Contains(kept[0].Reason, "post_tool_use.json") {
+		t.Fatalf("rejected.json = %s", data)
 	}
 }

@@ -103,6 +103,41 @@ func History(ctx context.Context, layout state.Layout, id string, cfg *config.Co
 // replayLogs applies a session's logged events again, in order, to a new
 // state; whole keeps prompts' whole text.
 func replayLogs(ctx context.Context, layout state.Layout, id string, cfg *config.Config, whole bool) (*state.Session, error) {
+	events, err := sessionEvents(ctx, layout, id)
+	if err != nil {
+		return nil, err
+	}
+	s := state.New(id, layout.Root, events[0].at)
+	for _, le := range events {
+		ev, err := hookio.Decode(le.input)
+		if err != nil {
+			continue // the recorder rejected it too
+		}
+		now := le.at.UTC()
+		if le.errMsg != "" {
+			s.Errors = append(s.Errors, state.Error{Timestamp: now, Type: state.ErrorSpcstr, Message: le.errMsg})
+		}
+		a := &applier{ev: ev, name: le.name, now: now, root: layout.Root, wholePrompts: whole}
+		a.apply(s)
+		if le.name == hookio.PreToolUse && hookio.IsSubagentTool(ev.ToolName) && denied(le.answer) {
+			dropAgentCall(s, ev.ToolUseID)
+		}
+	}
+	s.Branch = gitrepo.CachedBranch(layout.Root, &s.GitHead)
+	for i := 0; i < 64; i++ { // transcript.Update reads at most 32 MiB a call
+		off := s.Transcript.Offset
+		if err := transcript.Update(s.TranscriptPath, &s.Transcript, &s.Tokens); err != nil || s.Transcript.Offset == off {
+			break
+		}
+	}
+	s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, cfg.ContextWindow)
+	return s, nil
+}
+
+// sessionEvents reads a session's events from the project's logs, in
+// time order. It returns an error wrapping os.ErrNotExist when there are
+// none.
+func sessionEvents(ctx context.Context, layout state.Layout, id string) ([]logged, error) {
 	if !state.ValidSessionID(id) {
 		return nil, fmt.Errorf("%w: %q", state.ErrInvalidSessionID, state.Truncate(id, 80))
 	}
@@ -135,32 +170,7 @@ func replayLogs(ctx context.Context, layout state.Layout, id string, cfg *config
 		return nil, fmt.Errorf("session %s: no events in %s: %w", id, layout.LogsDir(), os.ErrNotExist)
 	}
 	sort.SliceStable(events, func(i, j int) bool { return events[i].at.Before(events[j].at) })
-
-	s := state.New(id, layout.Root, events[0].at)
-	for _, le := range events {
-		ev, err := hookio.Decode(le.input)
-		if err != nil {
-			continue // the recorder rejected it too
-		}
-		now := le.at.UTC()
-		if le.errMsg != "" {
-			s.Errors = append(s.Errors, state.Error{Timestamp: now, Type: state.ErrorSpcstr, Message: le.errMsg})
-		}
-		a := &applier{ev: ev, name: le.name, now: now, root: layout.Root, wholePrompts: whole}
-		a.apply(s)
-		if le.name == hookio.PreToolUse && hookio.IsSubagentTool(ev.ToolName) && denied(le.answer) {
-			dropAgentCall(s, ev.ToolUseID)
-		}
-	}
-	s.Branch = gitrepo.CachedBranch(layout.Root, &s.GitHead)
-	for i := 0; i < 64; i++ { // transcript.Update reads at most 32 MiB a call
-		off := s.Transcript.Offset
-		if err := transcript.Update(s.TranscriptPath, &s.Transcript, &s.Tokens); err != nil || s.Transcript.Offset == off {
-			break
-		}
-	}
-	s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, cfg.ContextWindow)
-	return s, nil
+	return events, nil
 }
 
 // denied reports whether a logged answer denied a PreToolUse.

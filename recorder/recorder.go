@@ -100,6 +100,9 @@ type run struct {
 	// touch is set for the session's first event of a minute: the hook
 	// that refreshes the registry's last_active.
 	touch bool
+	// startedAt is the session's creation time, for a touch that must
+	// register the session again.
+	startedAt time.Time
 }
 
 func (r *run) fail(format string, args ...any) {
@@ -208,6 +211,11 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 		ap.apply(s)
 		if n := len(s.Activity); n > 0 && s.Activity[n-1].Count == 1 {
 			r.touch = true // the first event of this minute
+		} else if n == 1 && s.Activity[0].Count == 2 {
+			r.touch = true // the session's second event: confirm SessionStart's registration
+		}
+		if r.touch && !s.CreatedAt.IsZero() {
+			r.startedAt = s.CreatedAt
 		}
 		if err := transcript.Update(s.TranscriptPath, &s.Transcript, &s.Tokens); err != nil {
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
@@ -277,25 +285,34 @@ func (r *run) register(ctx context.Context, created bool) {
 	case r.name == hookio.SessionEnd:
 		err = registry.Remove(ctx, path, r.ev.SessionID)
 	case r.name == hookio.SessionStart || created:
-		ppid := os.Getppid()
-		if p := r.opt.Getenv("CLAUDE_PID"); p != "" {
-			fmt.Sscanf(p, "%d", &ppid)
-		}
-		branch := ""
-		if repo, ok := gitrepo.Find(r.layout.Root); ok {
-			branch = repo.Branch()
-		}
-		now := registry.Now(r.now)
-		err = registry.Register(ctx, path, r.ev.SessionID, registry.Entry{
-			PID: os.Getpid(), PPID: ppid, ProjectDir: r.layout.Root, Branch: branch,
-			StartedAt: now, LastActive: now,
-		}, r.opt.Alive)
+		err = registry.Register(ctx, path, r.ev.SessionID, r.registryEntry(r.now), r.opt.Alive)
 	case r.touch:
-		// last_active, refreshed at most once a minute per session.
-		err = registry.Touch(ctx, path, r.ev.SessionID, registry.Now(r.now))
+		// last_active, refreshed at most once a minute per session; an
+		// entry the framework's write undid is registered again.
+		started := r.now
+		if !r.startedAt.IsZero() {
+			started = r.startedAt
+		}
+		err = registry.Touch(ctx, path, r.ev.SessionID, registry.Now(r.now), r.registryEntry(started))
 	}
 	if err != nil {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: session registry: %v\n", err)
+	}
+}
+
+// registryEntry is this session's registry entry, started at started.
+func (r *run) registryEntry(started time.Time) registry.Entry {
+	ppid := os.Getppid()
+	if p := r.opt.Getenv("CLAUDE_PID"); p != "" {
+		fmt.Sscanf(p, "%d", &ppid)
+	}
+	branch := ""
+	if repo, ok := gitrepo.Find(r.layout.Root); ok {
+		branch = repo.Branch()
+	}
+	return registry.Entry{
+		PID: os.Getpid(), PPID: ppid, ProjectDir: r.layout.Root, Branch: branch,
+		StartedAt: registry.Now(started), LastActive: registry.Now(r.now),
 	}
 }
 
@@ -325,9 +342,29 @@ func (r *run) appendLog(ctx context.Context, answer []byte, decisions int) {
 	path := r.layout.LogPath(logs.Name(logs.Events, r.name))
 	if err := logs.Append(ctx, path, data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes}); err != nil {
 		r.fail("append %s: %v", path, err)
+		r.keepUnlogged(ctx, data, err)
 		return
 	}
 	syncFile(path)
+}
+
+// keepUnlogged records an entry whose own log could not take it (the log
+// replaced by a directory, say) in rejected.json, whole, so that the event
+// is not lost with only a line on stderr.
+func (r *run) keepUnlogged(ctx context.Context, entry []byte, cause error) {
+	rec, err := json.Marshal(map[string]any{
+		"timestamp":  r.now,
+		"reason":     "its log could not be appended to: " + cause.Error(),
+		"event":      r.name,
+		"session_id": r.ev.SessionID,
+		"entry":      json.RawMessage(entry),
+	})
+	if err == nil {
+		err = logs.Append(ctx, r.layout.LogPath(logs.Name(logs.Rejected, "")), rec, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes})
+	}
+	if err != nil {
+		fmt.Fprintf(r.opt.Stderr, "spcstr hook: could not keep the event in rejected.json either: %v\n", err)
+	}
 }
 
 // syncFile flushes a log to disk: the hook's one fsync. The event log is

@@ -19,10 +19,19 @@ const DirName = ".spcstr"
 type Layout struct {
 	// Root is the project root (the folder holding .spcstr/).
 	Root string
+	// Scratch, when set, stands in for <root>/.spcstr: a replay (`spcstr
+	// strategy dry-run`) keeps the state it builds there and writes
+	// nothing in the project's .spcstr/.
+	Scratch string
 }
 
-// Dir returns <root>/.spcstr.
-func (l Layout) Dir() string { return filepath.Join(l.Root, DirName) }
+// Dir returns <root>/.spcstr (or Scratch).
+func (l Layout) Dir() string {
+	if l.Scratch != "" {
+		return l.Scratch
+	}
+	return filepath.Join(l.Root, DirName)
+}
 
 // Exists reports whether the project has a .spcstr folder.
 func (l Layout) Exists() bool {

@@ -246,7 +246,7 @@ func (d *Document) RemovalDiff(label string) string {
 // .claude/ that init created). Like Save, it refuses when the file changed
 // on disk since it was loaded.
 func (d *Document) Remove() error {
-	now, err := os.ReadFile(d.Path)
+	now, err := safefs.ReadFile(d.Path, safefs.MaxConfigBytes)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", d.Path, err)
 	}

@@ -8,10 +8,12 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"os"
 
 	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // Config is .spcstr/config.yaml.
@@ -38,6 +40,10 @@ type Config struct {
 	doc    yaml.MapSlice // the file's top level, parsed once on first use
 	docErr error
 	parsed bool
+
+	tree    *ast.MappingNode // the file's syntax tree, parsed once on first use
+	treeErr error
+	planted bool
 }
 
 // Logs configures .spcstr/logs.
@@ -118,15 +124,11 @@ func Load(path string) (*Config, error) {
 // Section decodes one top-level section of the file (e.g. "feedback") into
 // v. It does nothing when the file or the section is absent.
 func (c *Config) Section(name string, v any) error {
-	sec, ok, err := c.Lookup(name)
+	node, ok, err := c.Node(name)
 	if err != nil || !ok {
 		return err
 	}
-	b, err := yaml.Marshal(sec)
-	if err != nil {
-		return fmt.Errorf("%s: section %s: %w", c.Path, name, err)
-	}
-	if err := yaml.UnmarshalWithOptions(b, v, yaml.Strict()); err != nil {
+	if err := yaml.NodeToValue(node, v, yaml.Strict()); err != nil {
 		return fmt.Errorf("%s: section %s: %w", c.Path, name, err)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"io"
 	"math"
 	"os"
@@ -370,15 +371,11 @@ func transcriptModel(path string) string {
 	if path == "" {
 		return ""
 	}
-	f, err := os.Open(path)
+	f, fi, err := safefs.Open(path) // a FIFO or device is no transcript
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return ""
-	}
 	off := max(0, fi.Size()-transcriptTail)
 	buf := make([]byte, fi.Size()-off)
 	if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {

@@ -72,6 +72,10 @@ type Input struct {
 	// reports every decision and failure into it; gates emit their custom
 	// events through it (observe.Request.Emit).
 	Observe *observe.Request
+	// Replay marks an event replayed by `spcstr strategy dry-run`, not
+	// sent by Claude Code: a gate acts on nothing outside the process (no
+	// bell, no command) and says in its verdict what it would have done.
+	Replay bool
 }
 
 // Setup is what a gate constructor gets: the project and its settings.

@@ -89,7 +89,11 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 			}
 		}
 		verdicts = escalate(s, in.Name, g.Name(), verdicts)
-		for _, v := range verdicts {
+		for i, v := range verdicts {
+			if v.Source == "" {
+				v.Source = g.Name() // a verdict speaks for its gate unless it names a strategy
+				verdicts[i].Source = v.Source
+			}
 			if err == nil {
 				if rec, ok := record(v, g.Name(), dur); ok {
 					records = append(records, rec)
@@ -117,10 +121,11 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 	stamp(records, reqID, s.SessionID, in.Now, in.Name, dry)
 	observeDecisions(in, records)
 	// Dry-run (global, or a verdict's own): log everything, enforce
-	// nothing: keep context and messages, drop the decision.
+	// nothing: drop the decision, and tell the user what would have been
+	// done (dryrun.go).
 	for i := range all {
 		if all[i].DryRun && (all[i].Decision == Deny || all[i].Decision == Block) {
-			all[i].Decision = ""
+			all[i] = unenforce(all[i], in)
 		}
 	}
 	return Result{Answer: Merge(in.Name, all), Records: records, Failures: failures}

@@ -82,14 +82,14 @@ func TestRun(t *testing.T) {
 			"", "a:allow", 1, 1},
 		{"config dry-run records, does not enforce", hookio.PreToolUse,
 			[]Gate{fake{name: "a", verdicts: []Verdict{{Decision: Deny, Message: "no", SystemMessage: "warn"}}}}, Policy{DryRun: true}, nil,
-			`{"systemMessage":"warn"}`, "a:deny:dry", 0, 0},
+			`{"systemMessage":"spcstr dry run: a would deny PreToolUse; not enforced"}`, "a:deny:dry", 0, 0},
 		{"environment dry-run", hookio.Stop,
 			[]Gate{fake{name: "a", verdicts: []Verdict{{Decision: Block, Message: "no"}}}}, Policy{}, map[string]string{"SPCSTR_DRY_RUN": "1"},
-			"", "a:block:dry", 0, 0},
+			`{"systemMessage":"spcstr dry run: a would block this stop; not enforced"}`, "a:block:dry", 0, 0},
 		{"a verdict's own dry-run", hookio.Stop,
 			[]Gate{fake{name: "a", verdicts: []Verdict{{Decision: Block, Message: "no", DryRun: true}}},
 				fake{name: "b", verdicts: []Verdict{{Decision: Block, Message: "yes"}}}}, Policy{}, nil,
-			`{"decision":"block","reason":"yes"}`, "a:block:dry b:block", 0, 0},
+			`{"systemMessage":"spcstr dry run: a would block this stop; not enforced","decision":"block","reason":"yes"}`, "a:block:dry b:block", 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

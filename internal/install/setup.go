@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -291,7 +292,7 @@ func Ignores(gitignore []byte) bool {
 func (r *Result) gitignore(dryRun bool) error {
 	path := filepath.Join(r.Root, ".gitignore")
 	r.Gitignore = path
-	old, err := os.ReadFile(path)
+	old, err := safefs.ReadFile(path, safefs.MaxConfigBytes)
 	existed := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read %s: %w", path, err)

@@ -3,6 +3,7 @@ package install
 import (
 	"bytes"
 	"errors"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -276,5 +277,19 @@ func TestUninstall(t *testing.T) {
 	_ = res.WriteUninstall(&out)
 	if !strings.Contains(out.String(), "not registered") {
 		t.Errorf("second uninstall:\n%s", out.String())
+	}
+}
+
+// TestInitRefusesNonRegularGitignore: a committed .gitignore that is a
+// symlink to /dev/zero is refused with a clear error, never read whole
+// (before, init read until it ran out of memory).
+func TestInitRefusesNonRegularGitignore(t *testing.T) {
+	root, opts := project(t)
+	if err := os.Symlink("/dev/zero", filepath.Join(root, ".gitignore")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Init(opts)
+	if !errors.Is(err, safefs.ErrNotRegular) || !strings.Contains(err.Error(), ".gitignore") {
+		t.Fatalf("Init = %v, want a not-a-regular-file error naming .gitignore", err)
 	}
 }

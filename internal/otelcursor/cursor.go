@@ -8,6 +8,7 @@ package otelcursor
 import (
 	"errors"
 	"fmt"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -143,8 +144,11 @@ func Peek(l state.Layout) (c *Cursor, corrupt error, err error) {
 	case fi.Size() > maxSize:
 		return New(), fmt.Errorf("larger than %d bytes", maxSize), nil
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data, err := safefs.ReadFile(path, maxSize)
+	switch {
+	case errors.Is(err, safefs.ErrNotRegular), errors.Is(err, safefs.ErrTooLarge):
+		return New(), err, nil // swapped since the Lstat
+	case err != nil:
 		return New(), nil, fmt.Errorf("otel cursor: %w", err)
 	}
 	if err := jsonfile.Decode(data, c); err != nil {

@@ -116,20 +116,30 @@ func bound(f *File, keep string) {
 	}
 }
 
-// Touch sets a registered session's last_active to now. A session that is
-// not registered is left alone (SessionStart registers it). The hook calls
-// it at most once a minute per session (on the session's first event of a
-// minute), so that a file shared by every session is not rewritten on
-// every event.
-func Touch(ctx context.Context, path, sessionID string, now float64) error {
+// Touch sets a session's last_active to now, and registers it again (as e)
+// when its entry is missing: the framework's own write protocol leaves a
+// gap between its read and its rename in which a concurrent update can be
+// undone, so a session that spcstr registered heals on its next touch. A
+// touch never moves last_active backwards. The hook calls it on a
+// session's second event and then at most once a minute (on the session's
+// first event of a minute), so that a file shared by every session is not
+// rewritten on every event.
+func Touch(ctx context.Context, path, sessionID string, now float64, e Entry) error {
 	return update(ctx, path, func(f *File) bool {
 		key := ShortID(sessionID)
-		e, ok := f.Sessions[key]
-		if !ok || now <= e.LastActive {
+		old, ok := f.Sessions[key]
+		if !ok {
+			e.SessionID = sessionID
+			e.LastActive = max(e.LastActive, now)
+			f.Sessions[key] = e
+			bound(f, key)
+			return true
+		}
+		if now <= old.LastActive {
 			return false
 		}
-		e.LastActive = now
-		f.Sessions[key] = e
+		old.LastActive = now
+		f.Sessions[key] = old
 		return true
 	})
 }

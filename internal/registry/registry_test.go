@@ -286,32 +286,31 @@ func TestTouch(t *testing.T) {
 	if err := Register(ctx, path, "abcdef12-0000", Entry{PPID: 1, StartedAt: 100, LastActive: 100}, alive); err != nil {
 		t.Fatal(err)
 	}
+	again := Entry{PPID: 7, ProjectDir: "/p", StartedAt: 90, LastActive: 90}
 	for _, tt := range []struct {
-		id   string
-		now  float64
-		want float64
+		id        string
+		now       float64
+		key       string
+		want      float64
+		wantStart float64
 	}{
-		{"abcdef12-0000", 130, 130},
-		{"abcdef12-0000", 120, 130}, // never backwards
-		{"ffffffff-0000", 500, 130}, // not registered: nothing
+		{"abcdef12-0000", 130, "abcdef12", 130, 100},
+		{"abcdef12-0000", 120, "abcdef12", 130, 100}, // never backwards, entry kept
+		// Missing (the framework's write undid its registration): registered again.
+		{"ffffffff-0000", 500, "ffffffff", 500, 90},
 	} {
-		if err := Touch(ctx, path, tt.id, tt.now); err != nil {
+		if err := Touch(ctx, path, tt.id, tt.now, again); err != nil {
 			t.Fatal(err)
 		}
-		e, _ := Load(path).Lookup("abcdef12")
-		if e.LastActive != tt.want {
-			t.Errorf("Touch(%s, %v): last_active %v, want %v", tt.id, tt.now, e.LastActive, tt.want)
-		}
-		if _, ok := Load(path).Lookup("ffffffff"); ok {
-			t.Errorf("Touch registered an unknown session")
+		e, ok := Load(path).Lookup(tt.key)
+		if !ok || e.LastActive != tt.want || e.StartedAt != tt.wantStart {
+			t.Errorf("Touch(%s, %v): %+v (found %v), want last_active %v started_at %v", tt.id, tt.now, e, ok, tt.want, tt.wantStart)
 		}
 	}
-	// No registry at all: nothing is created.
-	other := filepath.Join(t.TempDir(), "none.json")
-	if err := Touch(ctx, other, "abcdef12", 1); err != nil {
-		t.Fatal(err)
+	if e, _ := Load(path).Lookup("abcdef12"); e.PPID != 1 {
+		t.Errorf("Touch replaced a registered entry: %+v", e)
 	}
-	if _, err := os.Stat(other); err == nil {
-		t.Error("Touch created a registry")
+	if e, _ := Load(path).Lookup("ffffffff"); e.SessionID != "ffffffff-0000" || e.PPID != 7 {
+		t.Errorf("re-registered entry %+v", e)
 	}
 }

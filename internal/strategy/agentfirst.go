@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
@@ -28,16 +30,16 @@ type agentFirst struct {
 	dir string
 }
 
-func buildAgentFirst(raw []byte, cfg *config.Config) (Strategy, Common, error) {
+func buildAgentFirst(n ast.Node, cfg *config.Config) (Strategy, Common, error) {
 	var o agentFirstOptions
-	if err := decodeStrict(raw, &o); err != nil {
+	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
 	if o.AgentsDir == "" {
 		o.AgentsDir = ".claude/agents"
 	}
 	if _, ok := inside("/", o.AgentsDir); !ok {
-		return nil, o.Common, fmt.Errorf("agents_dir %q: want a folder inside the project", o.AgentsDir)
+		return nil, o.Common, at(n, "agents_dir", fmt.Errorf("agents_dir %q: want a folder inside the project", o.AgentsDir))
 	}
 	return &agentFirst{o: o, rt: newRouting(cfg), dir: filepath.FromSlash(o.AgentsDir)}, o.Common, nil
 }

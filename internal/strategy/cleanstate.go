@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
@@ -27,9 +29,9 @@ type cleanStateOptions struct {
 
 type cleanState struct{ o cleanStateOptions }
 
-func buildCleanState(raw []byte, _ *config.Config) (Strategy, Common, error) {
+func buildCleanState(n ast.Node, _ *config.Config) (Strategy, Common, error) {
 	var o cleanStateOptions
-	if err := decodeStrict(raw, &o); err != nil {
+	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
 	return &cleanState{o: o}, o.Common, nil

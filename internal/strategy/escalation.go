@@ -14,6 +14,8 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/gate"
@@ -45,10 +47,18 @@ type escalationAdvisorOptions struct {
 // duration is a YAML duration in seconds (a number) or Go's syntax ("90s").
 type duration time.Duration
 
-// UnmarshalYAML accepts 90, 2.5 or "90s".
-func (d *duration) UnmarshalYAML(b []byte) error {
+// UnmarshalYAML accepts 90, 2.5 or "90s". Its errors point at the value
+// in config.yaml.
+func (d *duration) UnmarshalYAML(n ast.Node) error {
+	if err := d.parse(n); err != nil {
+		return config.NodeError(n, err)
+	}
+	return nil
+}
+
+func (d *duration) parse(n ast.Node) error {
 	var s string
-	if err := yaml.Unmarshal(b, &s); err != nil {
+	if err := yaml.NodeToValue(n, &s); err != nil {
 		return err
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
@@ -73,14 +83,14 @@ type escalationAdvisor struct {
 	timeout time.Duration
 }
 
-func buildEscalationAdvisor(raw []byte, _ *config.Config) (Strategy, Common, error) {
+func buildEscalationAdvisor(n ast.Node, _ *config.Config) (Strategy, Common, error) {
 	var o escalationAdvisorOptions
-	if err := decodeStrict(raw, &o); err != nil {
+	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
 	for i, c := range o.Commands {
 		if strings.TrimSpace(c) == "" {
-			return nil, o.Common, fmt.Errorf("commands[%d]: empty command", i)
+			return nil, o.Common, at(n, "commands", fmt.Errorf("commands[%d]: empty command", i))
 		}
 	}
 	t := time.Duration(o.Timeout)
@@ -218,6 +228,9 @@ func (s *escalationAdvisor) Advise(ctx context.Context, in *gate.Input, escalate
 	}
 	if err := jsonfile.Write(filepath.Join(dir, EscalationContextFile), append(data, '\n')); err != nil {
 		return nil, fmt.Errorf("escalation context: %w", err)
+	}
+	if in.Replay { // a dry-run replay runs no advisor
+		return []gate.Verdict{{Decision: gate.Allow, Reason: fmt.Sprintf("would-advise:%d-commands", len(s.o.Commands))}}, nil
 	}
 	var failures []string
 	for i, c := range s.o.Commands {

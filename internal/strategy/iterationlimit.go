@@ -9,6 +9,8 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/gate"
@@ -40,13 +42,13 @@ type iterationLimit struct {
 	limitsFile string
 }
 
-func buildIterationLimit(raw []byte, cfg *config.Config) (Strategy, Common, error) {
+func buildIterationLimit(n ast.Node, cfg *config.Config) (Strategy, Common, error) {
 	var o iterationLimitOptions
-	if err := decodeStrict(raw, &o); err != nil {
+	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
 	if o.MaxIterations < 0 {
-		return nil, o.Common, fmt.Errorf("max_iterations %d: want a positive number", o.MaxIterations)
+		return nil, o.Common, at(n, "max_iterations", fmt.Errorf("max_iterations %d: want a positive number", o.MaxIterations))
 	}
 	lf := o.LimitsFile
 	if lf == "" {
@@ -56,7 +58,7 @@ func buildIterationLimit(raw []byte, cfg *config.Config) (Strategy, Common, erro
 		}
 	}
 	if _, ok := inside("/", lf); !ok {
-		return nil, o.Common, fmt.Errorf("limits_file %q: want a file inside the project", lf)
+		return nil, o.Common, at(n, "limits_file", fmt.Errorf("limits_file %q: want a file inside the project", lf))
 	}
 	return &iterationLimit{o: o, limitsFile: lf}, o.Common, nil
 }

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
@@ -44,9 +46,9 @@ type longRunningOptions struct {
 
 type longRunning struct{ o longRunningOptions }
 
-func buildLongRunning(raw []byte, _ *config.Config) (Strategy, Common, error) {
+func buildLongRunning(n ast.Node, _ *config.Config) (Strategy, Common, error) {
 	var o longRunningOptions
-	if err := decodeStrict(raw, &o); err != nil {
+	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
 	if o.FeatureList == "" {
@@ -355,12 +357,15 @@ func (s *longRunning) stop(ctx context.Context, in *gate.Input) ([]gate.Verdict,
 	if len(issues) == 0 {
 		return []gate.Verdict{{Decision: gate.Allow, Reason: "clean", SystemMessage: warn}}, nil
 	}
-	return []gate.Verdict{{
-		Decision:      gate.Block,
-		Reason:        strings.Join(reasons, ","),
-		Message:       "Cannot stop yet (spcstr long-running), please address:\n- " + strings.Join(issues, "\n- "),
-		SystemMessage: warn,
-	}}, nil
+	vs := []gate.Verdict{{
+		Decision: gate.Block,
+		Reason:   strings.Join(reasons, ","),
+		Message:  "Cannot stop yet (spcstr long-running), please address:\n- " + strings.Join(issues, "\n- "),
+	}}
+	if warn != "" { // holds whether or not the block is enforced (dry-run)
+		vs = append(vs, gate.Verdict{SystemMessage: warn})
+	}
+	return vs, nil
 }
 
 // changedFiles reports whether the session changed files other than the

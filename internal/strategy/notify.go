@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
@@ -40,13 +42,13 @@ const maxNotifyMessage = 2 << 10
 // (its own session, output to /dev/null) and nobody waits for it.
 type notify struct{ o notifyOptions }
 
-func buildNotify(raw []byte, _ *config.Config) (Strategy, Common, error) {
+func buildNotify(n ast.Node, _ *config.Config) (Strategy, Common, error) {
 	var o notifyOptions
-	if err := decodeStrict(raw, &o); err != nil {
+	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
 	if !o.Bell && strings.TrimSpace(o.Command) == "" {
-		return nil, o.Common, fmt.Errorf("set bell: true, a command, or both")
+		return nil, o.Common, at(n, "", fmt.Errorf("set bell: true, a command, or both"))
 	}
 	return &notify{o: o}, o.Common, nil
 }
@@ -89,12 +91,19 @@ func (s *notify) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, er
 	}
 	var how []string
 	var failed error
-	if s.o.Bell {
+	if in.Replay { // a dry-run replay: say what would ring and run
+		if s.o.Bell {
+			how = append(how, "bell")
+		}
+		if s.o.Command != "" {
+			how = append(how, "command")
+		}
+	} else if s.o.Bell {
 		if ringBell() {
 			how = append(how, "bell")
 		}
 	}
-	if s.o.Command != "" {
+	if s.o.Command != "" && !in.Replay {
 		if err := startDetached(s.o.Command, m, in.Layout.Root); err != nil {
 			failed = fmt.Errorf("notify command: %w", err)
 		} else {

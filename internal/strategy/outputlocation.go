@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
@@ -44,9 +46,9 @@ var defaultAllowed = []string{".claude/.output/", "modules/", "docs/", "README*"
 // at SubagentStop, and the same check at Stop (defense in depth).
 type outputLocation struct{ o outputLocationOptions }
 
-func buildOutputLocation(raw []byte, _ *config.Config) (Strategy, Common, error) {
+func buildOutputLocation(n ast.Node, _ *config.Config) (Strategy, Common, error) {
 	var o outputLocationOptions
-	if err := decodeStrict(raw, &o); err != nil {
+	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
 	if o.Allowed == nil {

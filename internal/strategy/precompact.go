@@ -9,6 +9,8 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/gate"
@@ -34,9 +36,9 @@ const maxManifestBytes = 256 << 10
 // (read again then, falling back to what PreCompact saw).
 type precompactContext struct{ o precompactOptions }
 
-func buildPrecompactContext(raw []byte, _ *config.Config) (Strategy, Common, error) {
+func buildPrecompactContext(n ast.Node, _ *config.Config) (Strategy, Common, error) {
 	var o precompactOptions
-	if err := decodeStrict(raw, &o); err != nil {
+	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
 	if o.Manifests == nil {
@@ -44,10 +46,10 @@ func buildPrecompactContext(raw []byte, _ *config.Config) (Strategy, Common, err
 	}
 	for _, m := range o.Manifests {
 		if _, ok := inside("/", m); !ok {
-			return nil, o.Common, fmt.Errorf("manifests: %q: want a glob inside the project", m)
+			return nil, o.Common, at(n, "manifests", fmt.Errorf("manifests: %q: want a glob inside the project", m))
 		}
 		if _, err := filepath.Match(m, ""); err != nil {
-			return nil, o.Common, fmt.Errorf("manifests: %q: %w", m, err)
+			return nil, o.Common, at(n, "manifests", fmt.Errorf("manifests: %q: %w", m, err))
 		}
 	}
 	return &precompactContext{o: o}, o.Common, nil

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/gate"
@@ -25,9 +27,9 @@ type qualityGate struct {
 	rt routing
 }
 
-func buildQualityGate(raw []byte, cfg *config.Config) (Strategy, Common, error) {
+func buildQualityGate(n ast.Node, cfg *config.Config) (Strategy, Common, error) {
 	var o qualityGateOptions
-	if err := decodeStrict(raw, &o); err != nil {
+	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
 	return &qualityGate{o: o, rt: newRouting(cfg)}, o.Common, nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/gate"
@@ -32,17 +34,17 @@ const MaxReminderBytes = 8 << 10
 // only while it is relevant.
 type sessionReminder struct{ o sessionReminderOptions }
 
-func buildSessionReminder(raw []byte, _ *config.Config) (Strategy, Common, error) {
+func buildSessionReminder(n ast.Node, _ *config.Config) (Strategy, Common, error) {
 	var o sessionReminderOptions
-	if err := decodeStrict(raw, &o); err != nil {
+	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
 	if o.Text != "" && o.File != "" {
-		return nil, o.Common, fmt.Errorf("text and file: set one of them")
+		return nil, o.Common, at(n, "file", fmt.Errorf("text and file: set one of them"))
 	}
 	if o.File != "" {
 		if _, ok := inside("/", o.File); !ok {
-			return nil, o.Common, fmt.Errorf("file %q: want a file inside the project", o.File)
+			return nil, o.Common, at(n, "file", fmt.Errorf("file %q: want a file inside the project", o.File))
 		}
 	}
 	return &sessionReminder{o: o}, o.Common, nil

@@ -11,11 +11,13 @@ package strategy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
@@ -58,9 +60,10 @@ type builtin struct {
 	description string
 	failMode    string
 	// build decodes the options (strictly), checks them, and returns the
-	// strategy. cfg is the whole configuration (some strategies route
-	// files as the feedback loop does).
-	build func(raw []byte, cfg *config.Config) (Strategy, Common, error)
+	// strategy. n is the strategy's value in config.yaml's syntax tree
+	// (its positions are the file's); cfg is the whole configuration
+	// (some strategies route files as the feedback loop does).
+	build func(n ast.Node, cfg *config.Config) (Strategy, Common, error)
 }
 
 // builtins lists the built-in strategies by name.
@@ -105,9 +108,43 @@ func BuiltinNames() []string {
 	return out
 }
 
-func decodeStrict(raw []byte, v any) error {
-	if err := yaml.UnmarshalWithOptions(raw, v, yaml.Strict()); err != nil {
-		return err
+// decodeStrict decodes a strategy's options, refusing unknown keys. A
+// strategy listed without options ("quality-gate:") decodes as empty.
+func decodeStrict(n ast.Node, v any) error {
+	if n == nil || n.Type() == ast.NullType {
+		return nil
+	}
+	return yaml.NodeToValue(n, v, yaml.Strict())
+}
+
+// at places err at the value of option key in a strategy's mapping n, so
+// that the error names its line and column in config.yaml. Without that
+// key, Load places it at the strategy's name.
+func at(n ast.Node, key string, err error) error {
+	if c := child(n, key); c != n {
+		return config.NodeError(c, err)
+	}
+	return err
+}
+
+// child returns the value of key in mapping n, else n itself.
+func child(n ast.Node, key string) ast.Node {
+	for _, kv := range mappingValues(n) {
+		if kv.Key != nil && kv.Key.String() == key {
+			return kv.Value
+		}
+	}
+	return n
+}
+
+// mappingValues returns the key/value pairs of a mapping node (nil for
+// anything else).
+func mappingValues(n ast.Node) []*ast.MappingValueNode {
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		return m.Values
+	case *ast.MappingValueNode:
+		return []*ast.MappingValueNode{m}
 	}
 	return nil
 }
@@ -154,47 +191,39 @@ func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 	if cfg == nil || len(cfg.Raw) == 0 {
 		return nil, nil
 	}
-	// Looked up as an ordered mapping rather than decoded with cfg.Section:
-	// strategies answer in the order they are listed.
-	value, _, err := cfg.Lookup("strategies")
+	// Walked as a syntax tree rather than decoded with cfg.Section:
+	// strategies answer in the order they are listed, and every error
+	// names its line and column in config.yaml.
+	section, _, err := cfg.Node("strategies")
 	if err != nil {
-		return nil, []Problem{{Kind: ProblemConfig, Message: fmt.Sprintf("%s: strategies: %v", cfg.Path, err)}}
+		return nil, []Problem{{Kind: ProblemConfig, Message: cfg.Where(nil, "strategies", err)}}
 	}
-	section, ok := value.(yaml.MapSlice)
-	if value != nil && !ok {
-		return nil, []Problem{{Kind: ProblemConfig, Message: fmt.Sprintf("%s: strategies: must be a mapping of strategy names", cfg.Path)}}
+	if section != nil && section.Type() != ast.NullType && section.Type() != ast.MappingType && section.Type() != ast.MappingValueType {
+		return nil, []Problem{{Kind: ProblemConfig, Message: cfg.Where(section, "strategies", errors.New("must be a mapping of strategy names"))}}
 	}
 	var out []*Loaded
 	var problems []Problem
-	bad := func(name, format string, args ...any) {
+	bad := func(name string, n ast.Node, err error) {
 		problems = append(problems, Problem{Kind: ProblemConfig, Strategies: []string{name},
-			Message: fmt.Sprintf("strategies.%s: ", name) + fmt.Sprintf(format, args...)})
+			Message: cfg.Where(n, "strategies."+name, err)})
 	}
 	seen := map[string]bool{}
-	for _, item := range section {
-		name := fmt.Sprint(item.Key)
+	for _, item := range mappingValues(section) {
+		name := item.Key.String()
 		if seen[name] {
-			bad(name, "listed twice")
+			bad(name, item.Key, errors.New("listed twice"))
 			continue
 		}
 		seen[name] = true
 		idx := slices.IndexFunc(builtins(), func(b builtin) bool { return b.name == name })
 		if idx < 0 {
-			bad(name, "unknown strategy (built-in: %s)", strings.Join(BuiltinNames(), ", "))
+			bad(name, item.Key, fmt.Errorf("unknown strategy (built-in: %s)", strings.Join(BuiltinNames(), ", ")))
 			continue
 		}
 		b := builtins()[idx]
-		raw, err := yaml.Marshal(item.Value)
+		s, common, err := b.build(item.Value, cfg)
 		if err != nil {
-			bad(name, "%v", err)
-			continue
-		}
-		if item.Value == nil {
-			raw = []byte("{}")
-		}
-		s, common, err := b.build(raw, cfg)
-		if err != nil {
-			bad(name, "%v", err)
+			bad(name, item.Key, err)
 			continue
 		}
 		l := &Loaded{Name: name, Description: b.description, FailMode: b.failMode, DryRun: common.DryRun,
@@ -204,12 +233,12 @@ func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 		case FailOpen, FailClosed:
 			l.FailMode = common.FailMode
 		default:
-			bad(name, "fail_mode %q: want open or closed", common.FailMode)
+			bad(name, child(item.Value, "fail_mode"), fmt.Errorf("fail_mode %q: want open or closed", common.FailMode))
 			continue
 		}
 		hooks, err := narrow(s.Hooks(), common.Hooks)
 		if err != nil {
-			bad(name, "%v", err)
+			bad(name, child(item.Value, "hooks"), err)
 			continue
 		}
 		l.Hooks = hooks

@@ -9,6 +9,8 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/goccy/go-yaml/ast"
+
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
@@ -22,10 +24,18 @@ type Threshold struct {
 	Percent float64
 }
 
-// UnmarshalYAML accepts an integer or "N%".
-func (t *Threshold) UnmarshalYAML(b []byte) error {
+// UnmarshalYAML accepts an integer or "N%". Its errors point at the value
+// in config.yaml.
+func (t *Threshold) UnmarshalYAML(n ast.Node) error {
+	if err := t.parse(n); err != nil {
+		return config.NodeError(n, err)
+	}
+	return nil
+}
+
+func (t *Threshold) parse(n ast.Node) error {
 	var v any
-	if err := yaml.Unmarshal(b, &v); err != nil {
+	if err := yaml.NodeToValue(n, &v); err != nil {
 		return fmt.Errorf("want a token count or a percentage: %w", err)
 	}
 	s := fmt.Sprint(v)
@@ -38,11 +48,11 @@ func (t *Threshold) UnmarshalYAML(b []byte) error {
 		t.Percent = f
 		return nil
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
+	k, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || k <= 0 {
 		return fmt.Errorf("bad threshold %q: want a positive token count or N%%", s)
 	}
-	t.Tokens = n
+	t.Tokens = k
 	return nil
 }
 
@@ -80,9 +90,9 @@ type tokenBudgetOptions struct {
 
 type tokenBudget struct{ o tokenBudgetOptions }
 
-func buildTokenBudget(raw []byte, _ *config.Config) (Strategy, Common, error) {
+func buildTokenBudget(n ast.Node, _ *config.Config) (Strategy, Common, error) {
 	var o tokenBudgetOptions
-	if err := decodeStrict(raw, &o); err != nil {
+	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
 	switch o.Measure {
@@ -97,11 +107,11 @@ func buildTokenBudget(raw []byte, _ *config.Config) (Strategy, Common, error) {
 		def(&o.Emergency, Threshold{Tokens: 180_000})
 		for _, t := range []Threshold{o.Warn, o.Critical, o.Emergency} {
 			if t.Percent > 0 {
-				return nil, o.Common, fmt.Errorf("measure total takes token counts, not percentages")
+				return nil, o.Common, at(n, "measure", fmt.Errorf("measure total takes token counts, not percentages"))
 			}
 		}
 	default:
-		return nil, o.Common, fmt.Errorf("measure %q: want context or total", o.Measure)
+		return nil, o.Common, at(n, "measure", fmt.Errorf("measure %q: want context or total", o.Measure))
 	}
 	return &tokenBudget{o: o}, o.Common, nil
 }

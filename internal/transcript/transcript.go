@@ -143,23 +143,35 @@ type line struct {
 var assistantMark = []byte(`"assistant"`)
 
 func countLine(raw []byte, cur *state.TranscriptCursor, tokens *state.Tokens) {
+	if u, side, ok := parseUsage(raw); ok {
+		addUsage(u, side, cur, tokens)
+	}
+}
+
+// parseUsage reads the usage of one assistant line (ok false for any
+// other line, and for synthetic messages).
+func parseUsage(raw []byte) (u state.MessageUsage, sidechain, ok bool) {
 	if !bytes.Contains(raw, assistantMark) || !bytes.Contains(raw, []byte(`"usage"`)) {
-		return
+		return u, false, false
 	}
 	var l line
 	if json.Unmarshal(raw, &l) != nil || l.Type != "assistant" || l.Message.Usage == nil {
-		return
+		return u, false, false
 	}
 	if l.Message.Model == "<synthetic>" {
-		return
+		return u, false, false
 	}
-	u := state.MessageUsage{
+	return state.MessageUsage{
 		ID:            l.Message.ID,
 		Input:         l.Message.Usage.Input,
 		Output:        l.Message.Usage.Output,
 		CacheRead:     l.Message.Usage.CacheRead,
 		CacheCreation: l.Message.Usage.CacheCreation,
-	}
+	}, l.IsSidechain, true
+}
+
+// addUsage counts one message's usage once (last line wins).
+func addUsage(u state.MessageUsage, sidechain bool, cur *state.TranscriptCursor, tokens *state.Tokens) {
 	prev := state.MessageUsage{}
 	found := false
 	if u.ID != "" {
@@ -181,7 +193,7 @@ func countLine(raw []byte, cur *state.TranscriptCursor, tokens *state.Tokens) {
 	tokens.Output += u.Output - prev.Output
 	tokens.CacheRead += u.CacheRead - prev.CacheRead
 	tokens.CacheCreation += u.CacheCreation - prev.CacheCreation
-	if !l.IsSidechain {
+	if !sidechain {
 		tokens.ContextUsed = u.Input + u.CacheRead + u.CacheCreation
 	}
 }

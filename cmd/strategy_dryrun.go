@@ -1,0 +1,98 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dylan-gluck/spcstr/recorder"
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+func newStrategyDryRunCmd(asJSON *bool) *cobra.Command {
+	var session, transcriptFile string
+	c := &cobra.Command{
+		Use:   "dry-run (--session ID | --transcript FILE)",
+		Short: "Replay a session through the strategies and print every decision",
+		Long: `Replays a recorded session (--session: its events in .spcstr/logs; a unique
+prefix of the id is enough) or a Claude Code transcript (--transcript: a
+JSONL file, read as the hook events it implies: prompts, tool calls, stops,
+compactions) through the strategies of .spcstr/config.yaml, as the recorder
+would run them, and prints every decision they would take.
+
+It writes nothing under .spcstr/ and acts on nothing: the strategies keep
+their state in a scratch folder, and run no notify or advisor command. They
+see the project's files and git as they are now. Only the strategies run
+(not requirements or the feedback loop).
+
+--json prints {"session_id", "source", "events", "strategies",
+"steps": [{"index", "at", "event", "tool", "decisions": [decision records
+as in decisions.json], "failures"}]}.`,
+		Args:         cobra.NoArgs,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if (session == "") == (transcriptFile == "") {
+				return errors.New("give one of --session ID or --transcript FILE")
+			}
+			cfg, err := strategyConfig()
+			if err != nil {
+				return err
+			}
+			root, err := projectRoot()
+			if err != nil {
+				return err
+			}
+			layout := state.Layout{Root: root}
+			if session != "" {
+				if session, err = resolveSession(layout, session); err != nil {
+					return err
+				}
+			}
+			rep, err := recorder.DryRun(cmd.Context(), recorder.DryRunOptions{
+				Layout: layout, Config: cfg, SessionID: session, Transcript: transcriptFile})
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			return rep.WriteText(cmd.OutOrStdout())
+		},
+	}
+	c.Flags().StringVar(&session, "session", "", "a recorded session's id (or a unique prefix)")
+	c.Flags().StringVar(&transcriptFile, "transcript", "", "a Claude Code transcript (JSONL)")
+	return c
+}
+
+// resolveSession finds the session of the logs whose id is id or starts
+// with it.
+func resolveSession(layout state.Layout, id string) (string, error) {
+	ids, err := recorder.SessionEvents(layout)
+	if err != nil {
+		return "", err
+	}
+	if _, ok := ids[id]; ok {
+		return id, nil
+	}
+	var match []string
+	for s := range ids {
+		if strings.HasPrefix(s, id) {
+			match = append(match, s)
+		}
+	}
+	sort.Strings(match)
+	switch len(match) {
+	case 1:
+		return match[0], nil
+	case 0:
+		return "", fmt.Errorf("no session %q in %s", state.Truncate(id, 80), layout.LogsDir())
+	default:
+		return "", fmt.Errorf("%q matches %d sessions (%s): give more of the id", id, len(match), strings.Join(match, ", "))
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package search
+
+func mkfifo(string) error { return nil }
