@@ -73,6 +73,9 @@ func (a *applier) apply(s *state.Session) {
 	case hookio.PreToolUse:
 		if mainChain {
 			a.working(s)
+			if s.TitleSource == "" {
+				s.SetTitle(a.toolTitle(), state.TitleTool)
+			}
 		}
 		if hookio.IsSubagentTool(ev.ToolName) {
 			a.agentStart(s)
@@ -194,6 +197,20 @@ func (a *applier) prompt(s *state.Session) {
 		p.Truncated = true
 	}
 	s.Prompts = append(s.Prompts, p)
+	if p.Kind == "" {
+		s.SetTitle(a.ev.Prompt, state.TitlePrompt)
+	}
+}
+
+// toolTitle names a tool call for a session that has no better title:
+// the tool and what it works on ("Bash: go test ./...").
+func (a *applier) toolTitle() string {
+	in := a.ev.Input()
+	what := firstNonEmpty(in.Description, in.Command, a.rel(firstNonEmpty(in.FilePath, in.NotebookPath)), in.Skill, in.Subject)
+	if what == "" {
+		return a.ev.ToolName
+	}
+	return a.ev.ToolName + ": " + state.Truncate(what, state.TitleBytes)
 }
 
 // toolDone counts a finished tool call, for the session and for the

@@ -126,7 +126,7 @@ func replayLogs(ctx context.Context, layout state.Layout, id string, cfg *config
 	s.Branch = gitrepo.CachedBranch(layout.Root, &s.GitHead)
 	for i := 0; i < 64; i++ { // transcript.Update reads at most 32 MiB a call
 		off := s.Transcript.Offset
-		if err := transcript.Update(s.TranscriptPath, &s.Transcript, &s.Tokens); err != nil || s.Transcript.Offset == off {
+		if err := transcript.Read(s.TranscriptPath, &s.Transcript, &s.Tokens, s.SetTitle); err != nil || s.Transcript.Offset == off {
 			break
 		}
 	}

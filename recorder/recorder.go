@@ -217,7 +217,7 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 		if r.touch && !s.CreatedAt.IsZero() {
 			r.startedAt = s.CreatedAt
 		}
-		if err := transcript.Update(s.TranscriptPath, &s.Transcript, &s.Tokens); err != nil {
+		if err := transcript.Read(s.TranscriptPath, &s.Transcript, &s.Tokens, s.SetTitle); err != nil {
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 		}
 		s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, r.cfg.ContextWindow)

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"strings"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
@@ -51,6 +52,12 @@ type Session struct {
 	TranscriptPath string `json:"transcript_path,omitempty"`
 	Model          string `json:"model,omitempty"`
 	PermissionMode string `json:"permission_mode,omitempty"`
+
+	// Title names the session for people (docs/state.md): Claude Code's
+	// own title or summary from the transcript, else the first prompt,
+	// else the first tool call; TitleSource says which (Title* constants).
+	Title       string `json:"title,omitempty"`
+	TitleSource string `json:"title_source,omitempty"`
 
 	// Agents lists the names of agents running now.
 	Agents        []string `json:"agents"`
@@ -169,6 +176,52 @@ type Prompt struct {
 	Truncated bool      `json:"truncated,omitempty"`
 }
 
+// Title sources, strongest first: a title from the transcript replaces
+// one from a prompt, which replaces one from a tool call.
+const (
+	TitleCustom  = "custom-title" // the user named the session (/rename)
+	TitleAI      = "ai-title"     // Claude Code generated it
+	TitleSummary = "summary"      // a transcript summary line (older versions)
+	TitlePrompt  = "prompt"       // the first prompt
+	TitleTool    = "tool"         // the first tool call
+)
+
+// TitleBytes bounds a title's length.
+const TitleBytes = 200
+
+// titleRank orders title sources (higher wins).
+func titleRank(src string) int {
+	switch src {
+	case TitleCustom:
+		return 5
+	case TitleAI:
+		return 4
+	case TitleSummary:
+		return 3
+	case TitlePrompt:
+		return 2
+	case TitleTool:
+		return 1
+	}
+	return 0
+}
+
+// SetTitle records title t from source src unless the session already has
+// a title from a stronger source (a transcript title replaces an older
+// one of the same kind: Claude Code appends the newest last). t is
+// flattened to one line and cut to TitleBytes; an empty t changes nothing.
+func (s *Session) SetTitle(t, src string) {
+	t = strings.Join(strings.Fields(t), " ")
+	if t == "" {
+		return
+	}
+	r, cur := titleRank(src), titleRank(s.TitleSource)
+	if r < cur || r == cur && r <= titleRank(TitlePrompt) {
+		return
+	}
+	s.Title, s.TitleSource = Truncate(t, TitleBytes), src
+}
+
 // PromptKindTaskNotification marks prompts injected for finished background
 // agents.
 const PromptKindTaskNotification = "task-notification"
@@ -200,13 +253,24 @@ type Task struct {
 // Tokens is token use read from the transcript. Input, Output, CacheRead and
 // CacheCreation are session totals (each API message counted once);
 // ContextUsed is the context size of the latest main-chain request.
+// ByModel splits the totals by the model that answered (subagents may run
+// another model than the session), for pricing.
 type Tokens struct {
+	Input         int64                 `json:"input"`
+	Output        int64                 `json:"output"`
+	CacheRead     int64                 `json:"cache_read"`
+	CacheCreation int64                 `json:"cache_creation"`
+	ContextUsed   int64                 `json:"context_used"`
+	ContextWindow int64                 `json:"context_window"`
+	ByModel       map[string]ModelUsage `json:"by_model,omitempty"`
+}
+
+// ModelUsage is the tokens of one model's messages.
+type ModelUsage struct {
 	Input         int64 `json:"input"`
 	Output        int64 `json:"output"`
 	CacheRead     int64 `json:"cache_read"`
 	CacheCreation int64 `json:"cache_creation"`
-	ContextUsed   int64 `json:"context_used"`
-	ContextWindow int64 `json:"context_window"`
 }
 
 // ContextPercent returns context use as a percentage of the window (0 when

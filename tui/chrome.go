@@ -26,7 +26,7 @@ func (m Model) header() string {
 	}
 	live := m.st.Live()
 	shown, total := m.list.Len()
-	count := fmt.Sprintf("%d sessions", total)
+	count := text.Plural(total, "session")
 	if shown != total {
 		count = fmt.Sprintf("%d/%d sessions", shown, total)
 	}

@@ -181,6 +181,7 @@ func bgSession(root string) *state.Session {
 		{Timestamp: ago(2 * time.Minute), Prompt: "<task-notification>reviewer finished</task-notification>", Kind: state.PromptKindTaskNotification},
 	}
 	s.Tasks = []state.Task{{ID: "1", Subject: "Fix whitespace in parse()", Status: "in_progress"}}
+	s.Title, s.TitleSource = "Parser survey with a parallel test run and review", state.TitleAI
 	return s
 }
 
@@ -195,6 +196,7 @@ func (f *fixture) populate(t testing.TB) {
 	ended.Status, ended.EndReason, ended.Branch = state.StatusEnded, "prompt_input_exit", "main"
 	ended.UpdatedAt, ended.LastEventAt = ago(2*time.Hour), ago(2*time.Hour)
 	ended.ToolsUsed = map[string]int{"Read": 1}
+	ended.Title, ended.TitleSource = "Read: go.mod", state.TitleTool
 	f.writeState(t, ended)
 	f.register(t, idBusy, alivePID)
 	f.register(t, idBg, alivePID)
@@ -349,6 +351,31 @@ func (f *fixture) strategies(t testing.TB) {
 	t.Helper()
 	cfg := "strategies:\n  token-budget: {}\n  clean-state:\n    require_files: [README.md]\n"
 	if err := os.WriteFile(f.layout.ConfigPath(), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const idStale = "7b2c3d4e-0000-4000-8000-000000000007"
+
+// stale writes one session whose Claude Code process is gone (it is not
+// in the registry): its last event was an hour ago, after one compaction.
+func (f *fixture) stale(t testing.TB) {
+	s := state.New(idStale, f.layout.Root, ago(3*time.Hour))
+	s.ProjectDir, s.Branch, s.Model = "/home/dev/server", "main", "claude-haiku-4-5-20251001"
+	s.Status, s.UpdatedAt, s.LastEventAt, s.LastEvent = state.StatusWorking, ago(time.Hour), ago(time.Hour), "PostToolUse"
+	s.Compactions = 1
+	s.Title, s.TitleSource = "Bash: Run the migration", state.TitleTool
+	s.ToolsUsed = map[string]int{"Bash": 1}
+	s.Tokens = state.Tokens{Input: 1000, Output: 200, ContextWindow: 200000, ContextUsed: 1000,
+		ByModel: map[string]state.ModelUsage{"claude-haiku-4-5-20251001": {Input: 1000, Output: 200}}}
+	s.Files = state.Files{New: []string{"db/002.sql"}, Edited: []string{"db/002.sql", "db/migrate.go"}, Read: []string{"db/migrate.go", "go.mod"}}
+	f.writeState(t, s)
+}
+
+// feedbackOn writes a .spcstr/config.yaml that enables the feedback loop.
+func (f *fixture) feedbackOn(t testing.TB) {
+	t.Helper()
+	if err := os.WriteFile(f.layout.ConfigPath(), []byte("feedback:\n  enabled: true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -162,6 +162,11 @@ func TestGoldenFrames(t *testing.T) {
 		{"help", func(*fixture, testing.TB) {}, []string{"?"}},
 		{"strategies", func(f *fixture, t testing.TB) { f.populate(t); f.strategies(t) }, nil},
 		{"decisions", func(f *fixture, t testing.TB) { f.populate(t); f.decisions(t) }, []string{"3", "d"}},
+		// One stale session: "1 session", "1 compaction", its run ends at
+		// its last event, each file listed once, a priced cost.
+		{"stale-detail", func(f *fixture, t testing.TB) { f.stale(t) }, []string{"enter"}},
+		// The loop is on, but this session changed no tracked code.
+		{"feedback-not-started", func(f *fixture, t testing.TB) { f.populate(t); f.feedbackOn(t) }, []string{"5"}},
 	}
 	for _, size := range []struct{ w, h int }{{40, 30}, {120, 40}} {
 		for _, c := range cases {

@@ -48,7 +48,7 @@ func TestKeysMoveFocusAndSelection(t *testing.T) {
 		t.Fatalf("f: follow %v selected %q, want on and the newest", m.follow, m.selected)
 	}
 	m = send(t, m, press("5")...)
-	if m.focus != PaneFeedback || !strings.Contains(plain(m), "No feedback loop in this session") {
+	if m.focus != PaneFeedback || !strings.Contains(plain(m), "No feedback loop") {
 		t.Fatalf("5: focus %v:\n%s", m.focus, plain(m))
 	}
 }
@@ -57,12 +57,12 @@ func TestFilterKeys(t *testing.T) {
 	f := newFixture(t)
 	f.populate(t)
 	m := start(t, f, 120, 40)
-	m = send(t, m, press("/", "e", "n", "d")...)
-	if !m.list.Editing() || m.list.Filter() != "end" {
+	m = send(t, m, press("/", "e", "n", "d", "e", "d")...)
+	if !m.list.Editing() || m.list.Filter() != "ended" {
 		t.Fatalf("typing: editing %v filter %q", m.list.Editing(), m.list.Filter())
 	}
 	if shown, total := m.list.Len(); shown != 1 || total != 3 {
-		t.Fatalf("filter 'end' shows %d of %d, want 1 of 3", shown, total)
+		t.Fatalf("filter 'ended' shows %d of %d, want 1 of 3", shown, total)
 	}
 	// q is text while typing, not quit.
 	_, cmd := m.Update(press("q")[0])
@@ -71,10 +71,19 @@ func TestFilterKeys(t *testing.T) {
 			t.Fatal("q quit while typing a filter")
 		}
 	}
-	m = send(t, m, press("backspace", "backspace", "backspace", "enter")...)
+	m = send(t, m, press("backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "enter")...)
 	if m.list.Editing() {
 		t.Fatal("enter did not end editing")
 	}
+	// The filter matches titles: the session named "Parser survey…".
+	m = send(t, m, press("/", "s", "u", "r", "v", "e", "y", "enter")...)
+	if r, ok := m.list.Selected(); !ok || r.ID != idBg {
+		t.Fatalf("filter %q selects %q (%v)", m.list.Filter(), r.ID, ok)
+	}
+	if shown, _ := m.list.Len(); shown != 1 {
+		t.Fatalf("filter 'survey' shows %d, want 1", shown)
+	}
+	m = send(t, m, press("esc")...)
 	m = send(t, m, press("/", "m", "a", "i", "n", "esc")...)
 	if m.list.Filter() != "" {
 		t.Fatalf("esc left filter %q", m.list.Filter())

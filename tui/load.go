@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	reqs "github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
@@ -76,7 +78,8 @@ func feedbackCmd(ctx context.Context, load looppane.Loader, req looppane.Request
 	return func() tea.Msg { return feedbackMsg{id: req.SessionID, view: load(ctx, req)} }
 }
 
-// strategiesCmd reads .spcstr/config.yaml for the header's strategies.
+// strategiesCmd reads .spcstr/config.yaml for the header's strategies and
+// the price table.
 func strategiesCmd(l state.Layout) tea.Cmd {
 	return func() tea.Msg {
 		cfg, err := config.Load(l.ConfigPath())
@@ -87,6 +90,9 @@ func strategiesCmd(l state.Layout) tea.Cmd {
 		for _, p := range strategy.Validate(cfg) {
 			msg.conflict = msg.conflict || p.Kind == strategy.ProblemConflict
 		}
+		var perr error
+		msg.prices, perr = pricing.Load(cfg)
+		msg.err = cmp.Or(msg.err, perr)
 		return msg
 	}
 }

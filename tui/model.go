@@ -254,6 +254,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, waitChangeCmd(m.ctx, msg.w), listingCmd(m.opt.Layout))
 	case strategiesMsg:
 		m.strategies = msg
+		m.list.SetPrices(msg.prices)
+		m.det.SetPrices(msg.prices)
+		m.det.Refresh(m.now())
 		if msg.err != nil {
 			m.flash("config: " + msg.err.Error())
 		}

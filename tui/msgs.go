@@ -3,6 +3,7 @@ package tui
 import (
 	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
 	"github.com/dylan-gluck/spcstr/tui/looppane"
@@ -40,9 +41,10 @@ type (
 		w   *watch.Watcher
 		err error
 	}
-	// strategiesMsg: the project's enabled strategies, read from
-	// .spcstr/config.yaml.
+	// strategiesMsg: the project's enabled strategies and its price
+	// table, read from .spcstr/config.yaml.
 	strategiesMsg struct {
+		prices   pricing.Table
 		active   []strategy.Info
 		dryRun   bool // the whole config is dry-run
 		conflict bool // strategy.Validate reports a conflict

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 )
@@ -144,6 +145,11 @@ var ErrStdinTimeout = errors.New("stdin not closed in time")
 func ReadPayload(r io.Reader, timeout time.Duration) ([]byte, error) {
 	if timeout <= 0 {
 		return io.ReadAll(io.LimitReader(r, MaxPayloadBytes+1))
+	}
+	if f, isFile := r.(*os.File); isFile {
+		if data, ok, err := readFileDeadline(f, MaxPayloadBytes+1, time.Now().Add(timeout), timeout); ok {
+			return data, err
+		}
 	}
 	type chunk struct {
 		b   []byte

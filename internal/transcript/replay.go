@@ -31,6 +31,7 @@ type Timeline struct {
 type timed struct {
 	at        time.Time
 	u         state.MessageUsage
+	model     string
 	sidechain bool
 }
 
@@ -42,8 +43,8 @@ func ReadTimeline(path string) (*Timeline, error) {
 		return t, nil
 	}
 	err := eachLine(path, func(raw []byte) {
-		if u, side, ok := parseUsage(raw); ok {
-			t.entries = append(t.entries, timed{at: lineTime(raw), u: u, sidechain: side})
+		if u, model, side, ok := parseUsage(raw); ok {
+			t.entries = append(t.entries, timed{at: lineTime(raw), u: u, model: model, sidechain: side})
 		}
 	})
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -60,7 +61,7 @@ func (t *Timeline) Until(at time.Time) state.Tokens {
 		if !e.at.IsZero() && e.at.After(at) {
 			break
 		}
-		addUsage(e.u, e.sidechain, &t.cur, &t.tokens)
+		addUsage(e.u, e.model, e.sidechain, &t.cur, &t.tokens)
 	}
 	return t.tokens
 }

@@ -1,4 +1,5 @@
-// Package transcript reads token use from a Claude Code session transcript
+// Package transcript reads token use, and the session's title, from a
+// Claude Code session transcript
 // (~/.claude/projects/<slug>/<session>.jsonl) incrementally: each call reads
 // only the bytes appended since the previous call, counts each API message
 // once (Claude Code writes one line per content block, each repeating the
@@ -34,6 +35,18 @@ const maxRead = 32 << 20
 // missing transcript (it does not exist yet at SessionStart) is not an error.
 // A transcript that shrank or changed path is read again from the start.
 func Update(path string, cur *state.TranscriptCursor, tokens *state.Tokens) error {
+	return Read(path, cur, tokens, nil)
+}
+
+// TitleFunc receives a title line of the transcript: its text and its
+// source (state.TitleCustom, state.TitleAI or state.TitleSummary), in the
+// order the transcript has them.
+type TitleFunc func(text, source string)
+
+// Read is Update that also passes the transcript's title lines (a title
+// the user gave, Claude Code's generated title, a summary) to title (nil:
+// ignored). Session.SetTitle is the usual title.
+func Read(path string, cur *state.TranscriptCursor, tokens *state.Tokens, title TitleFunc) error {
 	if path == "" {
 		return nil
 	}
@@ -86,6 +99,9 @@ func Update(path string, cur *state.TranscriptCursor, tokens *state.Tokens) erro
 		pos += n
 		if line != nil {
 			countLine(line, cur, tokens)
+			if title != nil {
+				titleLine(line, title)
+			}
 		}
 	}
 	cur.Offset = pos
@@ -143,23 +159,23 @@ type line struct {
 var assistantMark = []byte(`"assistant"`)
 
 func countLine(raw []byte, cur *state.TranscriptCursor, tokens *state.Tokens) {
-	if u, side, ok := parseUsage(raw); ok {
-		addUsage(u, side, cur, tokens)
+	if u, model, side, ok := parseUsage(raw); ok {
+		addUsage(u, model, side, cur, tokens)
 	}
 }
 
 // parseUsage reads the usage of one assistant line (ok false for any
 // other line, and for synthetic messages).
-func parseUsage(raw []byte) (u state.MessageUsage, sidechain, ok bool) {
+func parseUsage(raw []byte) (u state.MessageUsage, model string, sidechain, ok bool) {
 	if !bytes.Contains(raw, assistantMark) || !bytes.Contains(raw, []byte(`"usage"`)) {
-		return u, false, false
+		return u, "", false, false
 	}
 	var l line
 	if json.Unmarshal(raw, &l) != nil || l.Type != "assistant" || l.Message.Usage == nil {
-		return u, false, false
+		return u, "", false, false
 	}
 	if l.Message.Model == "<synthetic>" {
-		return u, false, false
+		return u, "", false, false
 	}
 	return state.MessageUsage{
 		ID:            l.Message.ID,
@@ -167,11 +183,12 @@ func parseUsage(raw []byte) (u state.MessageUsage, sidechain, ok bool) {
 		Output:        l.Message.Usage.Output,
 		CacheRead:     l.Message.Usage.CacheRead,
 		CacheCreation: l.Message.Usage.CacheCreation,
-	}, l.IsSidechain, true
+	}, l.Message.Model, l.IsSidechain, true
 }
 
-// addUsage counts one message's usage once (last line wins).
-func addUsage(u state.MessageUsage, sidechain bool, cur *state.TranscriptCursor, tokens *state.Tokens) {
+// addUsage counts one message's usage once (last line wins), in the
+// totals and in its model's.
+func addUsage(u state.MessageUsage, model string, sidechain bool, cur *state.TranscriptCursor, tokens *state.Tokens) {
 	prev := state.MessageUsage{}
 	found := false
 	if u.ID != "" {
@@ -193,8 +210,66 @@ func addUsage(u state.MessageUsage, sidechain bool, cur *state.TranscriptCursor,
 	tokens.Output += u.Output - prev.Output
 	tokens.CacheRead += u.CacheRead - prev.CacheRead
 	tokens.CacheCreation += u.CacheCreation - prev.CacheCreation
+	if model == "" {
+		model = UnknownModel
+	}
+	if tokens.ByModel == nil {
+		tokens.ByModel = map[string]state.ModelUsage{}
+	}
+	if _, ok := tokens.ByModel[model]; !ok && len(tokens.ByModel) >= maxModels {
+		model = OtherModels
+	}
+	bm := tokens.ByModel[model]
+	bm.Input += u.Input - prev.Input
+	bm.Output += u.Output - prev.Output
+	bm.CacheRead += u.CacheRead - prev.CacheRead
+	bm.CacheCreation += u.CacheCreation - prev.CacheCreation
+	tokens.ByModel[model] = bm
 	if !sidechain {
 		tokens.ContextUsed = u.Input + u.CacheRead + u.CacheCreation
+	}
+}
+
+// Keys of Tokens.ByModel that are not model ids.
+const (
+	// UnknownModel holds messages that name no model.
+	UnknownModel = "unknown"
+	// OtherModels holds the models past the first maxModels (a damaged
+	// or hostile transcript cannot grow state.json without bound).
+	OtherModels = "other"
+)
+
+const maxModels = 16
+
+var (
+	customTitleMark = []byte(`"customTitle"`)
+	aiTitleMark     = []byte(`"aiTitle"`)
+	summaryMark     = []byte(`"summary"`)
+)
+
+// titleLine passes a title line's text to fn: {"type":"custom-title",
+// "customTitle":…}, {"type":"ai-title","aiTitle":…} or {"type":"summary",
+// "summary":…}. Other lines cost a few byte searches.
+func titleLine(raw []byte, fn TitleFunc) {
+	if !bytes.Contains(raw, customTitleMark) && !bytes.Contains(raw, aiTitleMark) && !bytes.Contains(raw, summaryMark) {
+		return
+	}
+	var l struct {
+		Type        string `json:"type"`
+		CustomTitle string `json:"customTitle"`
+		AITitle     string `json:"aiTitle"`
+		Summary     string `json:"summary"`
+	}
+	if json.Unmarshal(raw, &l) != nil {
+		return
+	}
+	switch l.Type {
+	case state.TitleCustom:
+		fn(l.CustomTitle, state.TitleCustom)
+	case state.TitleAI:
+		fn(l.AITitle, state.TitleAI)
+	case state.TitleSummary:
+		fn(l.Summary, state.TitleSummary)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -59,7 +60,7 @@ func TestSampleWholeFile(t *testing.T) {
 	var cur state.TranscriptCursor
 	var tok state.Tokens
 	update(t, p, &cur, &tok)
-	if tok != sampleWant {
+	if totals(tok) != totals(sampleWant) {
 		t.Errorf("tokens = %+v\nwant     %+v", tok, sampleWant)
 	}
 	if cur.Offset != int64(len(data)) || cur.Path != p {
@@ -68,7 +69,7 @@ func TestSampleWholeFile(t *testing.T) {
 	// Nothing new: nothing counted twice.
 	update(t, p, &cur, &tok)
 	update(t, p, &cur, &tok)
-	if tok != sampleWant {
+	if totals(tok) != totals(sampleWant) {
 		t.Errorf("re-reading counted again: %+v", tok)
 	}
 }
@@ -86,7 +87,7 @@ func TestSampleSplitAtEveryLine(t *testing.T) {
 		update(t, p, &cur, &tok)
 		write(t, p, data)
 		update(t, p, &cur, &tok)
-		if tok != sampleWant {
+		if totals(tok) != totals(sampleWant) {
 			t.Fatalf("split at byte %d: tokens = %+v, want %+v", cut, tok, sampleWant)
 		}
 		next := bytes.IndexByte(data[cut:], '\n')
@@ -117,7 +118,7 @@ func TestSamplePartialTrailingLine(t *testing.T) {
 		}
 		write(t, p, data)
 		update(t, p, &cur, &tok)
-		if tok != sampleWant {
+		if totals(tok) != totals(sampleWant) {
 			t.Fatalf("cut %d: tokens = %+v, want %+v", cut, tok, sampleWant)
 		}
 	}
@@ -167,7 +168,7 @@ func TestCountingRules(t *testing.T) {
 			var cur state.TranscriptCursor
 			var tok state.Tokens
 			update(t, p, &cur, &tok)
-			if tok != tt.want {
+			if totals(tok) != totals(tt.want) {
 				t.Errorf("tokens = %+v, want %+v", tok, tt.want)
 			}
 		})
@@ -195,7 +196,7 @@ func TestSidechainSample(t *testing.T) {
 	want.Output += 152
 	want.CacheRead += 2100
 	want.CacheCreation += 2100
-	if tok != want {
+	if totals(tok) != totals(want) {
 		t.Errorf("tokens = %+v, want %+v", tok, want)
 	}
 }
@@ -211,13 +212,13 @@ func TestLongLines(t *testing.T) {
 	var tok state.Tokens
 	update(t, p, &cur, &tok)
 	want := state.Tokens{Input: 6, Output: 7, CacheRead: 8, CacheCreation: 9, ContextUsed: 3}
-	if tok != want || cur.Offset != int64(len(lines)) {
+	if totals(tok) != totals(want) || cur.Offset != int64(len(lines)) {
 		t.Errorf("tokens = %+v (offset %d of %d), want %+v", tok, cur.Offset, len(lines), want)
 	}
 	// A long line still being written is not consumed.
 	write(t, p, []byte(lines+`{"type":"assistant","message":{"id":"z","content":"`+big))
 	update(t, p, &cur, &tok)
-	if cur.Offset != int64(len(lines)) || tok != want {
+	if cur.Offset != int64(len(lines)) || totals(tok) != totals(want) {
 		t.Errorf("partial long line consumed: offset %d, tokens %+v", cur.Offset, tok)
 	}
 }
@@ -230,7 +231,7 @@ func TestMissingAndChangingFiles(t *testing.T) {
 	update(t, "", &cur, &tok)
 	p := filepath.Join(dir, "later.jsonl")
 	update(t, p, &cur, &tok)
-	if tok != (state.Tokens{}) || cur.Offset != 0 {
+	if totals(tok) != (sums{}) || cur.Offset != 0 {
 		t.Fatalf("missing transcript changed state: %+v %+v", cur, tok)
 	}
 	write(t, p, []byte(assistantLine("a", "m", false, 1, 2, 0, 0)))
@@ -257,7 +258,7 @@ func TestMissingAndChangingFiles(t *testing.T) {
 	_ = os.Mkdir(d, 0o755)
 	before := tok
 	_ = Update(d, &cur, &tok)
-	if tok != before {
+	if totals(tok) != totals(before) {
 		t.Errorf("folder as transcript changed tokens: %+v", tok)
 	}
 }
@@ -308,7 +309,7 @@ func TestLineOverLimitSkipped(t *testing.T) {
 		update(t, p, &cur, &tok)
 	}
 	want := state.Tokens{Input: 2, Output: 3, CacheRead: 4, CacheCreation: 5, ContextUsed: 3}
-	if tok != want {
+	if totals(tok) != totals(want) {
 		t.Errorf("tokens = %+v, want %+v (offset %d)", tok, want, cur.Offset)
 	}
 }
@@ -332,5 +333,78 @@ func TestTranscriptNotRegular(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("%s: Update blocked", path)
 		}
+	}
+}
+
+// sums is Tokens without its split by model, so that it compares with ==.
+type sums struct{ Input, Output, CacheRead, CacheCreation, ContextUsed, ContextWindow int64 }
+
+func totals(t state.Tokens) sums {
+	return sums{t.Input, t.Output, t.CacheRead, t.CacheCreation, t.ContextUsed, t.ContextWindow}
+}
+
+func TestByModelSumsToTotals(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "t.jsonl")
+	lines := `{"type":"assistant","message":{"id":"m1","model":"claude-sonnet-4-5-20250929","usage":{"input_tokens":10,"output_tokens":5,"cache_read_input_tokens":100,"cache_creation_input_tokens":20}}}
+{"type":"assistant","message":{"id":"m1","model":"claude-sonnet-4-5-20250929","usage":{"input_tokens":10,"output_tokens":50,"cache_read_input_tokens":100,"cache_creation_input_tokens":20}}}
+{"type":"assistant","isSidechain":true,"message":{"id":"m2","model":"claude-haiku-4-5-20251001","usage":{"input_tokens":7,"output_tokens":3,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}}
+{"type":"assistant","message":{"id":"m3","usage":{"input_tokens":1,"output_tokens":1}}}
+`
+	if err := os.WriteFile(p, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var cur state.TranscriptCursor
+	var tok state.Tokens
+	update(t, p, &cur, &tok)
+	want := map[string]state.ModelUsage{
+		"claude-sonnet-4-5-20250929": {Input: 10, Output: 50, CacheRead: 100, CacheCreation: 20},
+		"claude-haiku-4-5-20251001":  {Input: 7, Output: 3},
+		UnknownModel:                 {Input: 1, Output: 1},
+	}
+	if !reflect.DeepEqual(tok.ByModel, want) {
+		t.Errorf("by model = %+v\nwant %+v", tok.ByModel, want)
+	}
+	var sum state.ModelUsage
+	for _, u := range tok.ByModel {
+		sum.Input, sum.Output, sum.CacheRead, sum.CacheCreation = sum.Input+u.Input, sum.Output+u.Output, sum.CacheRead+u.CacheRead, sum.CacheCreation+u.CacheCreation
+	}
+	if sum.Input != tok.Input || sum.Output != tok.Output || sum.CacheRead != tok.CacheRead || sum.CacheCreation != tok.CacheCreation {
+		t.Errorf("by model sums to %+v, totals %+v", sum, tok)
+	}
+}
+
+func TestTitleLines(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "t.jsonl")
+	lines := `{"type":"user","message":{"content":"a \"summary\" of nothing"}}
+{"type":"summary","summary":"Old summary","leafUuid":"x"}
+{"type":"ai-title","aiTitle":"Add a healthz endpoint","sessionId":"s"}
+{"type":"system","subtype":"stop_hook_summary"}
+{"type":"custom-title","customTitle":"healthz work","sessionId":"s"}
+{"type":"ai-title","aiTitle":"A later generated title","sessionId":"s"}
+`
+	if err := os.WriteFile(p, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var cur state.TranscriptCursor
+	var tok state.Tokens
+	if err := Read(p, &cur, &tok, func(text, src string) { got = append(got, src+": "+text) }); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"summary: Old summary", "ai-title: Add a healthz endpoint", "custom-title: healthz work", "ai-title: A later generated title"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("titles = %q, want %q", got, want)
+	}
+	// Through Session.SetTitle the user's own title wins.
+	s := state.New("s", "/p", time.Now())
+	s.SetTitle("first prompt", state.TitlePrompt)
+	cur, tok = state.TranscriptCursor{}, state.Tokens{}
+	if err := Read(p, &cur, &tok, s.SetTitle); err != nil {
+		t.Fatal(err)
+	}
+	if s.Title != "healthz work" || s.TitleSource != state.TitleCustom {
+		t.Errorf("title = %q (%s)", s.Title, s.TitleSource)
 	}
 }

@@ -1,8 +1,9 @@
 // Package detail is the dashboard's session pane: the selected session's
-// header (id, branch, cwd, start, duration, status, model, tokens, a context
-// gauge, a sparkline of activity), its agents as a tree, todos and tasks,
-// files touched, tool counts as bars, prompts, errors, notifications and its
-// latest events, in a scrolling viewport.
+// header (title, id, branch, cwd, start, duration, status, model, tokens,
+// estimated cost, a context gauge, a sparkline of activity), its agents as
+// a tree, todos and tasks, files touched (each once), tool counts as bars,
+// prompts, errors and notifications, in a scrolling viewport. Its latest
+// events are the events pane's.
 package detail
 
 import (
@@ -18,6 +19,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/chart"
 	"github.com/dylan-gluck/spcstr/tui/draw"
@@ -40,6 +42,7 @@ type Model struct {
 	recent  []store.Event
 	width   int
 	height  int
+	prices  pricing.Table
 }
 
 var (
@@ -61,6 +64,10 @@ func New(st *theme.Styles) *Model {
 	vp.MouseWheelEnabled = false
 	return &Model{Keys: pane.DefaultScrollKeys("top", "bottom"), styles: st, vp: vp}
 }
+
+// SetPrices sets the price table the cost is estimated with (nil: no
+// cost shown).
+func (m *Model) SetPrices(t pricing.Table) { m.prices = t }
 
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(st *theme.Styles) { m.styles = st }
@@ -153,6 +160,11 @@ func (m *Model) render(now time.Time) []string {
 	sym, label := draw.Symbol(m.display)
 	paint := draw.StatusStyle(st, m.display)
 	add(paint(sym+" "+label) + "  " + st.Title.Render(r.ID))
+	if r.Title != "" {
+		for _, l := range wrapIndent(st.Bold.Render(r.Title), w, 0) {
+			add(l)
+		}
+	}
 	if s == nil {
 		add("")
 		msg := r.Damaged
@@ -179,9 +191,10 @@ func (m *Model) render(now time.Time) []string {
 	}
 	kv("model", s.Model)
 	if !s.CreatedAt.IsZero() {
+		// An ended or stale session ran until its last event.
 		end := now
-		if s.Status == state.StatusEnded && !s.UpdatedAt.IsZero() {
-			end = s.UpdatedAt
+		if m.display == store.StatusEnded || m.display == store.StatusStale {
+			end = lastAt(s, now)
 		}
 		kv("started", s.CreatedAt.Local().Format("Jan 2 15:04:05")+st.Subtle.Render(" · ran "+text.Duration(end.Sub(s.CreatedAt).Round(time.Second))))
 	}
@@ -195,6 +208,9 @@ func (m *Model) render(now time.Time) []string {
 	if t.Input+t.Output+t.CacheRead+t.CacheCreation > 0 {
 		kv("tokens", fmt.Sprintf("in %s  out %s  cache %s/%s", text.Count(t.Input), text.Count(t.Output),
 			text.Count(t.CacheRead), text.Count(t.CacheCreation)))
+		if m.prices != nil {
+			kv("cost", m.cost(t, s.Model))
+		}
 	}
 	if t.ContextWindow > 0 {
 		pct := t.ContextPercent()
@@ -211,12 +227,7 @@ func (m *Model) render(now time.Time) []string {
 		add(st.Faint.Render(fmt.Sprintf("%-8s %d in the last %d min; %d in all", "", chart.Total(s.Activity, nowMin, min(sw, 60)), min(sw, 60), total(s.EventCounts))))
 	}
 	if s.Compactions > 0 {
-		kv("compact", fmt.Sprintf("%d compaction(s)", s.Compactions))
-	}
-
-	if len(m.recent) > 0 {
-		section("Latest events")
-		out = append(out, m.eventLines(w, 5)...)
+		kv("compact", text.Plural(s.Compactions, "compaction"))
 	}
 
 	// Agents as a tree.
@@ -262,19 +273,24 @@ func (m *Model) render(now time.Time) []string {
 		}
 	}
 
-	f := s.Files
-	section(fmt.Sprintf("Files  %d new · %d edited · %d read", len(f.New), len(f.Edited), len(f.Read)))
-	for _, p := range f.New {
-		add(" " + st.OK.Render("+") + " " + rel(p))
+	files := filesOnce(s.Files)
+	counts := map[string]int{}
+	for _, f := range files {
+		counts[f.how]++
 	}
-	for _, p := range f.Edited {
-		add(" " + st.Warn.Render("~") + " " + rel(p))
-	}
-	for _, p := range f.Read {
-		add(" " + st.Faint.Render("·") + " " + rel(p))
+	section(fmt.Sprintf("Files  %d new · %d edited · %d read", counts["+"], counts["~"], counts["·"]))
+	for _, f := range files {
+		mark := st.Faint.Render(f.how)
+		switch f.how {
+		case "+":
+			mark = st.OK.Render(f.how)
+		case "~":
+			mark = st.Warn.Render(f.how)
+		}
+		add(" " + mark + " " + rel(f.path))
 	}
 
-	section(fmt.Sprintf("Tools  %d calls", s.ToolCalls()))
+	section("Tools  " + text.Plural(s.ToolCalls(), "call"))
 	out = append(out, toolBars(st, s.ToolsUsed, w)...)
 
 	section(fmt.Sprintf("Prompts  %d", max(s.PromptsTotal, len(s.Prompts))))
@@ -424,6 +440,54 @@ func wrapIndent(line string, w, indent int) []string {
 		}
 	}
 	return out
+}
+
+// file is one path of the Files section and how it was touched: "+"
+// created, "~" edited, "·" only read.
+type file struct{ how, path string }
+
+// filesOnce lists each path once, with the strongest way it was touched
+// (created over edited over read), created files first, then edited, then
+// read, each in first-seen order.
+func filesOnce(f state.Files) []file {
+	seen := map[string]bool{}
+	var out []file
+	for _, l := range []struct {
+		how   string
+		paths []string
+	}{{"+", f.New}, {"~", f.Edited}, {"·", f.Read}} {
+		for _, p := range l.paths {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, file{l.how, p})
+			}
+		}
+	}
+	return out
+}
+
+// cost writes the estimated cost of the tokens, or why there is none.
+func (m *Model) cost(t state.Tokens, model string) string {
+	st := m.styles
+	e := m.prices.Cost(t, model)
+	if e.Priced {
+		return pricing.Format(e.USD) + st.Faint.Render(" estimate")
+	}
+	if len(e.Unpriced) > 0 {
+		return st.Faint.Render("no price for " + strings.Join(e.Unpriced, ", ") + ": tokens only")
+	}
+	return ""
+}
+
+// lastAt is when the session's last event came.
+func lastAt(s *state.Session, now time.Time) time.Time {
+	switch {
+	case !s.LastEventAt.IsZero():
+		return s.LastEventAt
+	case !s.UpdatedAt.IsZero():
+		return s.UpdatedAt
+	}
+	return now
 }
 
 func rel(p string) string { return filepath.ToSlash(p) }

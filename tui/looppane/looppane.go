@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dylan-gluck/spcstr/internal/config"
 	fb "github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/draw"
@@ -63,22 +64,44 @@ type Request struct {
 	SessionID string
 }
 
-// NotConfigured is the reason shown when the session has no loop: the loop
-// is off (feedback.enabled in .spcstr/config.yaml) or no code was changed.
-const NotConfigured = "No feedback loop in this session (enable it with feedback.enabled in .spcstr/config.yaml)."
+// Why a session has no loop.
+const (
+	// NotConfigured: the loop is off in .spcstr/config.yaml.
+	NotConfigured = "No feedback loop: it is off (enable it with feedback.enabled in .spcstr/config.yaml)."
+	// NotStarted: the loop is on, but the session has not changed code
+	// it tracks.
+	NotStarted = "No feedback loop in this session yet: the loop is on, and starts at the session's first edit of code a rule routes to a domain (by default Go and Python: backend; TSX/JSX: frontend; .claude/tools/: tool). This session has made none."
+)
+
+// noLoop says why a session has no loop: the loop is off, the config
+// does not parse, or the session has not changed tracked code.
+func noLoop(root string) View {
+	cfg, err := config.Load(state.Layout{Root: root}.ConfigPath())
+	if err != nil {
+		return View{Reason: "No feedback loop: " + text.Sanitize(err.Error())}
+	}
+	fc, err := fb.LoadConfig(cfg)
+	switch {
+	case err != nil:
+		return View{Reason: "No feedback loop: " + text.Sanitize(err.Error())}
+	case fc.Enabled:
+		return View{Reason: NotStarted}
+	}
+	return View{Reason: NotConfigured}
+}
 
 // Load reads the feedback-loop state of a session
 // (.spcstr/sessions/<id>/feedback-loop.json). It runs inside a tea.Cmd.
 func Load(_ context.Context, req Request) View {
 	if req.SessionID == "" {
-		return View{Reason: NotConfigured}
+		return noLoop(req.Root)
 	}
 	st, err := fb.Load(state.Layout{Root: req.Root}, req.SessionID)
 	if err != nil {
 		return View{Configured: true, Err: err.Error()}
 	}
 	if st == nil {
-		return View{Reason: NotConfigured}
+		return noLoop(req.Root)
 	}
 	v := View{Configured: true, Iteration: st.Iteration, MaxIterations: st.MaxIterations}
 	if st.Escalation != nil {

@@ -1,12 +1,15 @@
 package looppane
 
 import (
+	"context"
+	"os"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
 
@@ -32,5 +35,31 @@ func TestScrollKeys(t *testing.T) {
 	m.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
 	if got := ansi.Strip(m.View()); got != top {
 		t.Fatalf("g did not return to the top:\n%s", got)
+	}
+}
+
+// A session without a loop is told why: the loop is off, the config does
+// not parse, or the loop is on and the session changed no tracked code.
+func TestNoLoopSaysWhy(t *testing.T) {
+	for _, tt := range []struct{ config, want string }{
+		{"", NotConfigured},
+		{"feedback:\n  enabled: false\n", NotConfigured},
+		{"feedback:\n  enabled: true\n", NotStarted},
+		{"feedback: [\n", "No feedback loop: parse"},
+	} {
+		root := t.TempDir()
+		if tt.config != "" {
+			l := state.Layout{Root: root}
+			if err := os.MkdirAll(l.Dir(), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(l.ConfigPath(), []byte(tt.config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v := Load(context.Background(), Request{Root: root, SessionID: "s1"})
+		if v.Configured || !strings.HasPrefix(v.Reason, tt.want) {
+			t.Errorf("config %q: reason %q, want %q", tt.config, v.Reason, tt.want)
+		}
 	}
 }

@@ -1,7 +1,8 @@
 // Package sessions is the dashboard's sessions pane: every session of the
-// project, newest activity first, with its status, branch, age, a sparkline
-// of events per minute and a few counts; a filter typed after "/"; and a
-// cursor whose session the other panes show.
+// project, newest activity first, with its title, status, age, id, branch,
+// a sparkline of events per minute, a few counts and its estimated cost; a
+// filter typed after "/" (it matches titles too); and a cursor whose
+// session the other panes show.
 package sessions
 
 import (
@@ -12,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/tui/chart"
 	"github.com/dylan-gluck/spcstr/tui/draw"
 	"github.com/dylan-gluck/spcstr/tui/pane"
@@ -85,6 +87,7 @@ type Model struct {
 	height  int
 	focused bool
 	empty   []string
+	prices  pricing.Table
 }
 
 var (
@@ -103,6 +106,10 @@ func New(st *theme.Styles) *Model {
 
 // SetClock sets the clock that dates the ages and sparklines.
 func (m *Model) SetClock(now func() time.Time) { m.now = now }
+
+// SetPrices sets the price table the rows' costs are estimated with (nil:
+// no costs).
+func (m *Model) SetPrices(t pricing.Table) { m.prices = t }
 
 // SetStyles replaces the styles (background color learned).
 func (m *Model) SetStyles(st *theme.Styles) { m.styles = st }
@@ -212,7 +219,7 @@ func (m *Model) refilter() {
 }
 
 func matches(r Row, f string) bool {
-	for _, s := range []string{r.ID, r.Display, r.Branch, r.Model, r.Cwd, r.LastPrompt} {
+	for _, s := range []string{r.ID, r.Title, r.Display, r.Branch, r.Model, r.Cwd, r.LastPrompt} {
 		if strings.Contains(strings.ToLower(s), f) {
 			return true
 		}
@@ -362,18 +369,24 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 			mark = st.Faint.Render("▌ ")
 		}
 	}
-	age := st.Subtle.Render(" " + text.Age(now, r.LastAt))
-	head := mark + paint(sym) + " " + st.Bold.Render(text.ShortID(r.ID)) + " " + paint(label)
-	if r.Branch != "" {
-		head += " " + st.Info.Render(r.Branch)
+	// Line 1: status symbol, title; status and age on the right.
+	title := st.Bold.Render(r.Title)
+	if r.Title == "" {
+		title = st.Faint.Render("no prompt yet")
 	}
-	line1 := text.Right(head, age, w)
+	right := " " + paint(label) + st.Subtle.Render(" "+text.Age(now, r.LastAt))
+	line1 := text.Right(mark+paint(sym)+" "+title, right, w)
 
+	// Line 2: id, branch, sparkline; counts and cost on the right.
+	id := "  " + st.Subtle.Render(text.ShortID(r.ID))
+	if r.Branch != "" {
+		id += " " + st.Info.Render(r.Branch)
+	}
 	var line2 string
 	if r.Damaged != "" {
-		line2 = "  " + st.Warn.Render("⚠ "+r.Damaged)
+		line2 = id + " " + st.Warn.Render("⚠ "+r.Damaged)
 	} else if !r.Loaded {
-		line2 = "  " + st.Faint.Render("loading…")
+		line2 = id + " " + st.Faint.Render("loading…")
 	} else {
 		stats := " " + text.Count(int64(r.ToolCalls)) + "t"
 		if r.Errors > 0 {
@@ -385,12 +398,21 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 		if r.ContextPct > 0 {
 			stats += " " + draw.CtxStyle(st, r.ContextPct)(text.Count(int64(r.ContextPct+0.5))+"%")
 		}
-		sw := w - 2 - text.Width(stats)
+		if m.prices != nil {
+			if e := m.prices.Cost(r.Tokens, r.Model); e.Priced {
+				usd := pricing.Format(e.USD)
+				if !strings.HasPrefix(usd, "<") {
+					usd = "~" + usd // an estimate
+				}
+				stats += " " + st.Subtle.Render(usd)
+			}
+		}
+		sw := w - text.Width(id) - 1 - text.Width(stats)
 		spark := ""
 		if sw >= 4 {
-			spark = st.Spark.Render(chart.Sparkline(r.Activity, nowMin, min(sw, 30)))
+			spark = " " + st.Spark.Render(chart.Sparkline(r.Activity, nowMin, min(sw, 30)))
 		}
-		line2 = text.Right("  "+spark, stats, w)
+		line2 = text.Right(id+spark, stats, w)
 	}
 	line1, line2 = text.Fit(line1, w), text.Fit(line2, w)
 	if sel && m.focused {

@@ -12,6 +12,14 @@ func clean(s *state.Session) {
 	c := text.Sanitize
 	s.SessionID, s.Status, s.EndReason = c(s.SessionID), c(s.Status), c(s.EndReason)
 	s.ProjectDir, s.Branch, s.Cwd, s.Model = c(s.ProjectDir), c(s.Branch), c(s.Cwd), c(s.Model)
+	s.Title, s.TitleSource = c(s.Title), c(s.TitleSource)
+	if len(s.Tokens.ByModel) > 0 {
+		by := make(map[string]state.ModelUsage, len(s.Tokens.ByModel))
+		for k, v := range s.Tokens.ByModel {
+			by[c(k)] = v
+		}
+		s.Tokens.ByModel = by
+	}
 	cleanAll(s.Agents)
 	for i := range s.AgentsHistory {
 		a := &s.AgentsHistory[i]

@@ -53,6 +53,11 @@ type Summary struct {
 	AgentsRunning int
 	ContextPct    float64
 	LastPrompt    string
+	// Title names the session (state.json's title; for a state written
+	// before titles, its first prompt still kept), one line.
+	Title string
+	// Tokens is the session's token use, for its cost.
+	Tokens state.Tokens
 	// Damaged says why the state could not be shown ("" when it could).
 	Damaged string
 	// Loaded is false until state.json has been read.
@@ -121,7 +126,16 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 		Cwd: s.Cwd, ProjectDir: s.ProjectDir, CreatedAt: s.CreatedAt,
 		Activity: s.Activity, ToolCalls: s.ToolCalls(), Errors: max(s.ErrorsTotal, len(s.Errors)),
 		Prompts: max(s.PromptsTotal, len(s.Prompts)), Agents: max(s.AgentsTotal, len(s.AgentsHistory)),
-		ContextPct: s.Tokens.ContextPercent(), Loaded: true,
+		ContextPct: s.Tokens.ContextPercent(), Loaded: true, Tokens: s.Tokens,
+		Title: OneLine(s.Title, state.TitleBytes),
+	}
+	if sum.Title == "" {
+		for _, p := range s.Prompts {
+			if p.Kind == "" {
+				sum.Title = OneLine(p.Prompt, state.TitleBytes)
+				break
+			}
+		}
 	}
 	for i := range s.AgentsHistory {
 		if s.AgentsHistory[i].Running() {

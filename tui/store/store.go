@@ -103,11 +103,12 @@ func (s *Store) Summary(id string) (Summary, bool) {
 	return sum, ok
 }
 
-// Live counts the sessions working or waiting for input.
+// Live counts the sessions working or waiting for input (a stale one,
+// whose process is gone, is neither).
 func (s *Store) Live() int {
 	n := 0
 	for _, sum := range s.sums {
-		if sum.Loaded && (sum.Status == StatusWorking || sum.Status == StatusNeedsInput) {
+		if d := s.Display(sum); d == StatusWorking || d == StatusNeedsInput {
 			n++
 		}
 	}

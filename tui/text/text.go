@@ -62,6 +62,15 @@ func Count(n int64) string {
 	}
 }
 
+// Plural writes a count with its noun: "1 session", "3 sessions" (the
+// plural adds "s").
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // ShortID is the first 8 characters of a session id.
 func ShortID(id string) string {
 	if len(id) > 8 {
