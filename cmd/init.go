@@ -1,9 +1,15 @@
 package cmd
 
 import (
+	"fmt"
+	"os"
+	"time"
+
 	"github.com/spf13/cobra"
 
 	"github.com/dylan-gluck/spcstr/internal/install"
+	"github.com/dylan-gluck/spcstr/internal/projects"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 func newInitCmd() *cobra.Command {
@@ -37,6 +43,12 @@ would replace Claude Code's own worktree creation.`,
 			res, err := install.Init(opts)
 			if err != nil {
 				return err
+			}
+			if !opts.DryRun && res.ProjectSkipped == "" {
+				// spcstr tui --all lists the project from now on.
+				if err := projects.Remember(cmd.Context(), projects.Path(os.Getenv), opts.Root, time.Now()); err != nil {
+					fmt.Fprintln(cmd.ErrOrStderr(), "spcstr init:", termtext.Line(err.Error()))
+				}
 			}
 			return res.WriteInit(cmd.OutOrStdout())
 		},

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -12,8 +13,24 @@ import (
 
 // addTUI registers "spcstr tui" and makes it the root command's default.
 func addTUI(root *cobra.Command) {
-	var dir string
+	var (
+		dir string
+		all bool
+	)
 	run := func(cmd *cobra.Command, _ []string) error {
+		if all {
+			if dir != "" {
+				return errors.New("--all shows every project: give --all or --dir, not both")
+			}
+			home, _ := os.UserHomeDir()
+			return tui.RunAll(cmd.Context(), tui.AllOptions{
+				Home: home,
+				Project: tui.Options{
+					NoColor:    tui.NoColorEnv(os.Getenv),
+					ReqActions: tui.RequirementActions(),
+				},
+			}, cmd.InOrStdin(), cmd.OutOrStdout())
+		}
 		start := dir
 		if start == "" {
 			wd, err := os.Getwd()
@@ -34,6 +51,7 @@ func addTUI(root *cobra.Command) {
 	}
 	root.RunE = run
 	root.Flags().StringVarP(&dir, "dir", "C", "", "project folder (default: the nearest folder holding .spcstr/)")
+	root.Flags().BoolVar(&all, "all", false, "every recorded project on this machine, grouped; enter opens one")
 	tuiCmd := &cobra.Command{
 		Use:   "tui",
 		Short: "Open the live dashboard (also: bare spcstr)",
@@ -41,11 +59,17 @@ func addTUI(root *cobra.Command) {
 writes under .spcstr/: each session's status, agents, files, tools, prompts,
 errors, tokens and context use, requirement status, feedback-loop phases and
 a tail of its events. Made to sit in a side pane: usable from 40 columns.
-Press ? for every key, q to quit. NO_COLOR turns colors off.`,
+Press ? for every key, q to quit. NO_COLOR turns colors off.
+
+--all lists every project on this machine that spcstr has recorded (the
+projects list that spcstr init and each SessionStart keep, plus the live
+sessions of the registry), grouped, each with its live and recent
+sessions; enter opens a project's dashboard, and q there comes back.`,
 		Args:         cobra.NoArgs,
 		SilenceUsage: true,
 		RunE:         run,
 	}
 	tuiCmd.Flags().StringVarP(&dir, "dir", "C", "", "project folder (default: the nearest folder holding .spcstr/)")
+	tuiCmd.Flags().BoolVar(&all, "all", false, "every recorded project on this machine, grouped; enter opens one")
 	root.AddCommand(tuiCmd)
 }

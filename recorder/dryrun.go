@@ -37,6 +37,11 @@ type DryRunStep struct {
 	Event     string        `json:"event"`
 	Tool      string        `json:"tool,omitempty"`
 	Decisions []gate.Record `json:"decisions"`
+	// Context is the additionalContext Claude would read, SystemMessage
+	// what the user would be shown (both merged over the strategies, as
+	// the hook would answer).
+	Context       string `json:"context,omitempty"`
+	SystemMessage string `json:"system_message,omitempty"`
 	// Failures are the strategies that failed on this event.
 	Failures []string `json:"failures,omitempty"`
 }
@@ -148,10 +153,17 @@ func DryRun(ctx context.Context, opt DryRunOptions) (*DryRunReport, error) {
 			res.Answer.HookSpecificOutput.PermissionDecision == hookio.PermissionDeny && hookio.IsSubagentTool(ev.ToolName) {
 			dropAgentCall(s, ev.ToolUseID) // as the recorder does: a denied spawn runs no agent
 		}
-		if len(res.Records) == 0 && len(res.Failures) == 0 {
+		step := DryRunStep{Index: i + 1, At: now, Event: e.name, Decisions: res.Records, Failures: res.Failures,
+			SystemMessage: res.Answer.SystemMessage}
+		if h := res.Answer.HookSpecificOutput; h != nil {
+			step.Context = h.AdditionalContext
+		}
+		if len(step.Decisions) == 0 && len(step.Failures) == 0 && step.Context == "" && step.SystemMessage == "" {
 			continue
 		}
-		step := DryRunStep{Index: i + 1, At: now, Event: e.name, Decisions: res.Records, Failures: res.Failures}
+		if step.Decisions == nil {
+			step.Decisions = []gate.Record{}
+		}
 		if isToolEvent(e.name) {
 			step.Tool = ev.ToolName
 		}
@@ -168,9 +180,22 @@ func isToolEvent(name string) bool {
 	return false
 }
 
-// WriteText prints the report for a person: one block per event with
-// decisions, each decision as "would deny|block|allow", marked when it
-// would only be recorded (dry-run), with its message; then a count.
+// indented prints a labelled block of text, each line indented.
+func indented(w io.Writer, label, text string) {
+	if text = strings.TrimSpace(text); text == "" {
+		return
+	}
+	fmt.Fprintln(w, label)
+	for _, l := range strings.Split(text, "\n") {
+		fmt.Fprintln(w, "      "+l)
+	}
+}
+
+// WriteText prints the report for a person: one block per event the
+// strategies answered, each decision as "would deny|block|allow", marked
+// when it would only be recorded (dry-run), with its message, then the
+// context Claude would read and the message the user would see; then a
+// count.
 func (r *DryRunReport) WriteText(w io.Writer) error {
 	strategies := "no strategies"
 	if len(r.Strategies) > 0 {
@@ -180,7 +205,11 @@ func (r *DryRunReport) WriteText(w io.Writer) error {
 		r.SessionID, r.Events, r.Source, strategies)
 	counts := map[string]int{}
 	total := 0
+	decided := 0
 	for _, st := range r.Steps {
+		if len(st.Decisions) > 0 {
+			decided++
+		}
 		what := st.Event
 		if st.Tool != "" {
 			what += " " + st.Tool
@@ -206,11 +235,13 @@ func (r *DryRunReport) WriteText(w io.Writer) error {
 				}
 			}
 		}
+		indented(w, "  context for Claude:", st.Context)
+		indented(w, "  shown to the user:", st.SystemMessage)
 		for _, f := range st.Failures {
 			fmt.Fprintln(w, "  failed: "+f)
 		}
 	}
-	_, err := fmt.Fprintf(w, "\n%d decisions on %d of %d events: %d deny, %d block, %d allow.\n",
-		total, len(r.Steps), r.Events, counts[gate.Deny], counts[gate.Block], counts[gate.Allow])
+	_, err := fmt.Fprintf(w, "\n%d decisions, on %d of %d events: %d deny, %d block, %d allow.\n",
+		total, decided, r.Events, counts[gate.Deny], counts[gate.Block], counts[gate.Allow])
 	return err
 }

@@ -123,7 +123,7 @@ func TestDryRunReplaysLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range []string{"#3 2026-01-18 10:00:03 PreToolUse Agent\n  strategy:token-budget would deny (context-over-limit:95%)\n      COMPACTION REQUIRED",
-		"3 decisions on 2 of 4 events: 1 deny, 1 block, 1 allow."} {
+		"3 decisions, on 2 of 4 events: 1 deny, 1 block, 1 allow."} {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("text lacks %q:\n%s", w, b.String())
 		}

@@ -448,3 +448,31 @@ func TestDeniedAgentCallDropped(t *testing.T) {
 		t.Errorf("gate saw tools_used Bash = %d", seen)
 	}
 }
+
+// TestRunRemovesStaleTemps: a hook killed between creating its temp state
+// file and renaming it leaves ".state.json<digits>"; the session's next
+// touch (its first event of a minute) removes it once it is a minute old,
+// and leaves a fresh one (a live writer's) alone.
+func TestRunRemovesStaleTemps(t *testing.T) {
+	p := newProject(t)
+	p.run([]byte(withSID(start("startup"))), "")
+	dir, _ := p.layout().SessionDir(sid)
+	stale, fresh := filepath.Join(dir, ".state.json12345"), filepath.Join(dir, ".state.json67890")
+	for _, f := range []string{stale, fresh} {
+		if err := os.WriteFile(f, []byte(`{"half":`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * time.Minute)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	p.now = p.now.Add(time.Minute)
+	p.run([]byte(withSID(prompt("next minute"))), "")
+	if _, err := os.Lstat(stale); err == nil {
+		t.Error("the stale temp file was not removed")
+	}
+	if _, err := os.Lstat(fresh); err != nil {
+		t.Errorf("the fresh temp file was removed: %v", err)
+	}
+}

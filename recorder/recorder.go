@@ -22,6 +22,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/observe"
+	"github.com/dylan-gluck/spcstr/internal/projects"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/internal/transcript"
 	"github.com/dylan-gluck/spcstr/logs"
@@ -174,6 +175,12 @@ func (r *run) handle(ctx context.Context) {
 	answer, records, created := r.record(ctx)
 	r.obs.Phase("state_and_gates", t)
 	t = r.opt.Now()
+	if r.touch {
+		// Temp files of hooks killed mid-write, at most once a minute.
+		if _, err := r.layout.RemoveStaleTemps(r.ev.SessionID, time.Now()); err != nil {
+			fmt.Fprintf(r.opt.Stderr, "spcstr hook: remove leftover temp files: %v\n", err)
+		}
+	}
 	r.register(ctx, created)
 	r.obs.Phase("registry", t)
 	out := answer.Encode()
@@ -297,6 +304,13 @@ func (r *run) register(ctx context.Context, created bool) {
 	}
 	if err != nil {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: session registry: %v\n", err)
+	}
+	if r.name == hookio.SessionStart {
+		// The machine's list of recorded projects (spcstr tui --all): a
+		// read, and a write at most once an hour per project.
+		if err := projects.Remember(ctx, projects.Path(r.opt.Getenv), r.layout.Root, r.now); err != nil {
+			fmt.Fprintf(r.opt.Stderr, "spcstr hook: %v\n", err)
+		}
 	}
 }
 

@@ -168,3 +168,24 @@ func (l Layout) SessionIDs() ([]string, error) {
 	sort.Strings(ids)
 	return ids, nil
 }
+
+// StaleTempAge is how old a temporary state file must be before
+// RemoveStaleTemps removes it: a live write takes milliseconds.
+const StaleTempAge = time.Minute
+
+// RemoveStaleTemps removes the temporary files (".state.json<digits>")
+// that hooks killed mid-write left in a session's folder, once they are
+// older than StaleTempAge. The recorder calls it at most once a minute per
+// session, so the folder listing stays off most hooks.
+func (l Layout) RemoveStaleTemps(id string, now time.Time) (int, error) {
+	path, err := l.StatePath(id)
+	if err != nil {
+		return 0, err
+	}
+	root, rel, err := safefs.Beneath(path)
+	if err != nil {
+		return 0, err
+	}
+	defer root.Close()
+	return safefs.RemoveStaleTemps(root, filepath.Dir(rel), StateFile, now.Add(-StaleTempAge))
+}

@@ -7,6 +7,17 @@ import (
 	"github.com/dylan-gluck/spcstr/tui/pane"
 )
 
+// quit ends the program; with Options.Back, q (not ctrl+c) goes back to
+// the projects of spcstr tui --all.
+func (m Model) quit(k tea.KeyPressMsg) tea.Cmd {
+	if m.opt.Back && k.String() == "q" {
+		m.shared.mu.Lock()
+		m.shared.back = true
+		m.shared.mu.Unlock()
+	}
+	return tea.Quit
+}
+
 // handleKey routes a key: help first, then the filter being typed, then
 // global keys, then the focused pane.
 func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -23,7 +34,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case k.String() == "pgup":
 			m.helpOffset = max(m.helpOffset-m.bodyHeight()+1, 0)
 		case key.Matches(k, m.keys.Quit):
-			return m, tea.Quit
+			return m, m.quit(k)
 		default:
 			m.showHelp = false
 		}
@@ -39,7 +50,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(k, m.keys.Quit):
-		return m, tea.Quit
+		return m, m.quit(k)
 	case key.Matches(k, m.keys.Help):
 		m.showHelp, m.helpOffset = true, 0
 		return m, nil

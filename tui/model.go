@@ -45,6 +45,7 @@ const WideWidth = 100
 type shared struct {
 	mu      sync.Mutex
 	watcher *watch.Watcher
+	back    bool // q was pressed with Options.Back: back to the projects
 }
 
 func (s *shared) set(w *watch.Watcher) {
@@ -121,6 +122,9 @@ func New(ctx context.Context, opt Options) Model {
 		tick: time.Second, project: text.Sanitize(filepath.Base(opt.Layout.Root)),
 	}
 	m.help.Styles = st.Help
+	if opt.Back {
+		m.keys.Quit.SetHelp("q", "all projects")
+	}
 	m.list.SetClock(opt.Now)
 	m.list.SetFocused(true)
 	return m

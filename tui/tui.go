@@ -11,13 +11,9 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"time"
-
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/state"
@@ -51,6 +47,9 @@ type Options struct {
 	Alive func(pid int) bool
 	// NoWatch disables fsnotify (tests that drive updates themselves).
 	NoWatch bool
+	// Back is set when the dashboard was opened from spcstr tui --all:
+	// q ends it to go back to the projects (ctrl+c still quits).
+	Back bool
 }
 
 func (o *Options) defaults() {
@@ -85,25 +84,14 @@ func NoColorEnv(getenv func(string) string) bool { return getenv("NO_COLOR") != 
 
 // Run shows the dashboard on the terminal until the user quits or ctx ends.
 func Run(ctx context.Context, opt Options, in io.Reader, out io.Writer) error {
+	_, err := run(ctx, opt, in, out)
+	return err
+}
+
+// run is Run that also says whether the user asked to go back (Options.Back).
+func run(ctx context.Context, opt Options, in io.Reader, out io.Writer) (back bool, err error) {
 	m := New(ctx, opt)
-	popts := []tea.ProgramOption{tea.WithContext(ctx)}
-	if in != nil {
-		popts = append(popts, tea.WithInput(in))
-	}
-	if out != nil {
-		popts = append(popts, tea.WithOutput(out))
-	}
-	if m.opt.NoColor {
-		popts = append(popts, tea.WithColorProfile(colorprofile.ASCII))
-	}
-	p := tea.NewProgram(m, popts...)
-	_, err := p.Run()
+	_, err = runProgram(ctx, m, m.opt.NoColor, in, out)
 	m.shared.close()
-	if err != nil && ctx.Err() != nil {
-		return nil // interrupted: a clean exit
-	}
-	if err != nil {
-		return fmt.Errorf("dashboard: %w", err)
-	}
-	return nil
+	return m.shared.back, err
 }

@@ -379,7 +379,7 @@ const tempFileAge = time.Minute
 func checkTempFiles(_ context.Context, env *Env) []Finding {
 	var out []Finding
 	walk(env.Layout().Dir(), func(path string, d fs.DirEntry) {
-		if d.IsDir() || !isTempName(d.Name()) {
+		if d.IsDir() || !safefs.IsTempName(d.Name()) {
 			return
 		}
 		info, err := d.Info()
@@ -394,18 +394,4 @@ func checkTempFiles(_ context.Context, env *Env) []Finding {
 		return []Finding{{Severity: OK, Message: "no leftover temporary files"}}
 	}
 	return out
-}
-
-// isTempName recognises those temporary names: "." + a .json or .yaml
-// file name + (".tmp-" or nothing) + decimal digits.
-func isTempName(name string) bool {
-	if !strings.HasPrefix(name, ".") {
-		return false
-	}
-	base := strings.TrimRight(name[1:], "0123456789")
-	if len(base) == len(name)-1 {
-		return false
-	}
-	base = strings.TrimSuffix(base, ".tmp-")
-	return strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".yaml")
 }

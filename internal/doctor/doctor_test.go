@@ -326,20 +326,3 @@ func TestExtraCheckAndJSON(t *testing.T) {
 		t.Errorf("text:\n%s", b.String())
 	}
 }
-
-func TestIsTempName(t *testing.T) {
-	for name, want := range map[string]bool{
-		".state.json2938475":          true,
-		".post_tool_use.json.tmp-123": true,
-		".config.yaml42":              true,
-		".state.json.lock":            false,
-		"state.json":                  false,
-		".state.json":                 false,
-		".gitkeep1":                   false,
-		"state.json.corrupt-20260102": false,
-	} {
-		if got := isTempName(name); got != want {
-			t.Errorf("isTempName(%q) = %v, want %v", name, got, want)
-		}
-	}
-}

@@ -109,8 +109,9 @@ func (b *builder) observability(id string, recs []Decision) (Observability, erro
 			return nil
 		case observe.Decision:
 			sm, _ := e.Payload["system_message"].(string)
+			c, _ := e.Payload["context"].(string)
 			t.Decision = class(e.Decision, e.Reason, sm)
-			t.Details = decisionDetails(e.Reason, e.Message, sm)
+			t.Details = decisionDetails(e.Reason, e.Message, sm, c)
 		case observe.Error:
 			t.Details = strings.TrimSpace(e.ErrorType + ": " + e.ErrorMessage)
 			o.Errors = append(o.Errors, GateError{Timestamp: t.Timestamp, StrategyName: e.StrategyName, HookName: e.HookName,
@@ -135,7 +136,7 @@ func (b *builder) observability(id string, recs []Decision) (Observability, erro
 		for _, r := range recs {
 			t := TimelineEvent{Timestamp: r.Timestamp, RequestID: r.RequestID, EventType: observe.Decision, StrategyName: r.Source,
 				HookName: r.Hook, DryRun: r.DryRun, Decision: class(r.Decision, r.Reason, r.SystemMessage),
-				Details: decisionDetails(r.Reason, r.Message, r.SystemMessage)}
+				Details: decisionDetails(r.Reason, r.Message, r.SystemMessage, r.Context)}
 			if r.Error != "" {
 				t.EventType, t.Decision, t.Details = observe.Error, "", r.Error
 				o.Errors = append(o.Errors, GateError{Timestamp: r.Timestamp, StrategyName: r.Source, HookName: r.Hook, ErrorType: "gate", ErrorMessage: r.Error})
@@ -157,12 +158,15 @@ func (b *builder) observability(id string, recs []Decision) (Observability, erro
 	return o, nil
 }
 
-// decisionDetails is a decision's one-line detail: its reason, and the
-// warning or message when there is no reason.
-func decisionDetails(reason, message, systemMessage string) string {
+// decisionDetails is a decision's one-line detail: its reason, the
+// warning when that is all the reason says, the context's first line
+// after "context", or the message when there is no reason.
+func decisionDetails(reason, message, systemMessage, context string) string {
 	switch {
 	case systemMessage != "" && (reason == "" || reason == gate.ReasonWarning):
 		return firstLine(systemMessage)
+	case reason == gate.ReasonContext && context != "":
+		return reason + ": " + firstLine(context)
 	case reason != "":
 		return reason
 	}

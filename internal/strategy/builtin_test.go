@@ -38,6 +38,18 @@ func TestTokenBudget(t *testing.T) {
 			yaml:   "strategies:\n  token-budget:\n    measure: total\n    warn_threshold: 1000\n    critical_threshold: 2_000\n    emergency_threshold: 3000\n",
 			events: []ev{{name: "PostToolUse", tool: "Read", total: 999}, {name: "PostToolUse", tool: "Read", total: 1500}, {name: "PostToolUse", tool: "Read", total: 3500}},
 			want:   []string{"", "warn", "emergency"}},
+		{name: "token counts without a measure count input+output, as the design meant",
+			yaml:   "strategies:\n  token-budget:\n    warn_threshold: 1000\n    critical_threshold: 2000\n    emergency_threshold: 3000\n",
+			events: []ev{{name: "PostToolUse", tool: "Read", ctx: 190_000, total: 500}, {name: "PostToolUse", tool: "Read", ctx: 190_000, total: 1500}, {name: "PostToolUse", tool: "Read", ctx: 10, total: 3500}},
+			want:   []string{"", "warn", "emergency"}},
+		{name: "one token count without a measure: the other levels take total's defaults",
+			yaml:   "strategies:\n  token-budget:\n    warn_threshold: 50000\n",
+			events: []ev{{name: "PostToolUse", tool: "Read", ctx: 190_000, total: 60_000}, {name: "PostToolUse", tool: "Read", total: 160_000}},
+			want:   []string{"warn", "critical"}},
+		{name: "a percentage keeps the context measure; its token counts are context tokens",
+			yaml:   "strategies:\n  token-budget:\n    warn_threshold: 1000\n    critical_threshold: 80%\n",
+			events: []ev{{name: "PostToolUse", tool: "Read", ctx: 500, total: 5000}, {name: "PostToolUse", tool: "Read", ctx: 1500, total: 5000}, {name: "PostToolUse", tool: "Read", ctx: 161_000}},
+			want:   []string{"", "warn", "critical"}},
 		{name: "compaction gate denies agent spawns over the limit",
 			yaml:   "strategies:\n  token-budget:\n    deny_agents_above: 85%\n",
 			events: []ev{{name: "PreToolUse", tool: "Agent", ctx: 160_000}, {name: "PreToolUse", tool: "Agent", ctx: 171_000}, {name: "PreToolUse", tool: "Task", ctx: 171_000}, {name: "PreToolUse", tool: "Bash", ctx: 190_000}},
@@ -185,7 +197,7 @@ func TestLongRunning(t *testing.T) {
 	if vs := write(`[{"description":"a","passes":true}]`); len(vs) != 1 || !strings.Contains(vs[0].Context, "structure changed") {
 		t.Fatalf("removed feature = %+v", vs)
 	}
-	if vs := write(`[{"description":"a"}]`); len(vs) != 1 || !strings.Contains(vs[0].Context, `no boolean "passes"`) {
+	if vs := write(`[{"description":"a"}]`); len(vs) != 1 || !strings.Contains(vs[0].Context, `missing properties: ["passes"]`) {
 		t.Fatalf("schema = %+v", vs)
 	}
 	// Stop: uncommitted changes and no progress update since the start.

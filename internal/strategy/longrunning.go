@@ -42,9 +42,16 @@ type longRunningOptions struct {
 	// TokenWarnThreshold injects an urgent checkpoint warning once the
 	// context holds this many tokens (default 150000; 0 keeps it).
 	TokenWarnThreshold int64 `yaml:"token_warn_threshold"`
+	// FeatureSchema is the JSON Schema the feature list must satisfy:
+	// inline (a mapping) or the path of a schema file inside the project.
+	// Default: defaultFeatureSchema.
+	FeatureSchema any `yaml:"feature_schema"`
 }
 
-type longRunning struct{ o longRunningOptions }
+type longRunning struct {
+	o      longRunningOptions
+	schema *featureSchema
+}
 
 func buildLongRunning(n ast.Node, _ *config.Config) (Strategy, Common, error) {
 	var o longRunningOptions
@@ -63,10 +70,24 @@ func buildLongRunning(n ast.Node, _ *config.Config) (Strategy, Common, error) {
 	if o.TokenWarnThreshold <= 0 {
 		o.TokenWarnThreshold = 150_000
 	}
-	return &longRunning{o: o}, o.Common, nil
+	schema, err := parseFeatureSchema(o.FeatureSchema, childKey(n, "feature_schema"), child(n, "feature_schema"))
+	if err != nil {
+		return nil, o.Common, err
+	}
+	return &longRunning{o: o, schema: schema}, o.Common, nil
 }
 
 func on(b *bool) bool { return b == nil || *b }
+
+// checkFiles reports a feature_schema file that cannot be read or is not
+// a schema (for spcstr doctor and spcstr strategy validate).
+func (s *longRunning) checkFiles(root string) error {
+	if s.schema.file == "" {
+		return nil
+	}
+	_, err := s.schema.check(root, []byte("[]"))
+	return err
+}
 
 func (s *longRunning) Hooks() []Hook {
 	return []Hook{
@@ -88,6 +109,9 @@ type lrState struct {
 	Commits int `json:"commits"`
 	// Checkpoint is what PreCompact saw, restored after compaction.
 	Checkpoint *lrCheckpoint `json:"checkpoint,omitempty"`
+	// Starts counts this session's starts other than compactions
+	// (startup, resume, clear).
+	Starts int `json:"starts,omitempty"`
 }
 
 type lrCheckpoint struct {
@@ -134,7 +158,7 @@ func (s *longRunning) sessionStart(ctx context.Context, in *gate.Input) ([]gate.
 		return []gate.Verdict{{Context: s.compactContext(in, st)}}, nil
 	}
 	if err := updateNS(ctx, in, NameLongRunning, &st, func() bool {
-		st = lrState{StartedAt: in.Now}
+		st = lrState{StartedAt: in.Now, Starts: st.Starts + 1}
 		return true
 	}); err != nil {
 		return nil, err
@@ -142,7 +166,7 @@ func (s *longRunning) sessionStart(ctx context.Context, in *gate.Input) ([]gate.
 	if _, err := os.Stat(s.path(in, s.o.FeatureList)); errors.Is(err, fs.ErrNotExist) {
 		return []gate.Verdict{{Context: s.initializerContext()}}, nil
 	}
-	return []gate.Verdict{{Context: s.codingContext(ctx, in)}}, nil
+	return []gate.Verdict{{Context: s.codingContext(ctx, in, st)}}, nil
 }
 
 func (s *longRunning) initializerContext() string {
@@ -167,10 +191,21 @@ Initialize git and make a first commit with all artifacts.
 After setup, you may begin implementing the first feature.`, s.o.FeatureList, s.o.InitScript, s.o.ProgressFile)
 }
 
-func (s *longRunning) codingContext(ctx context.Context, in *gate.Input) string {
+func (s *longRunning) codingContext(ctx context.Context, in *gate.Input, st lrState) string {
 	lines := []string{"## Session Context (Long-Running Agent)"}
+	lines = append(lines, "- Session: "+s.sessionCount(in, st))
 	passing, total := s.countFeatures(in)
 	lines = append(lines, fmt.Sprintf("- Features: %d/%d passing", passing, total))
+	if cur := s.currentFeature(in); cur != "" {
+		lines = append(lines, "- Current feature (the first not passing): "+cur)
+	}
+	if data, err := safefs.ReadFile(s.path(in, s.o.FeatureList), safefs.MaxConfigBytes); err == nil {
+		if bad, err := s.schema.check(in.Layout.Root, data); err != nil {
+			lines = append(lines, fmt.Sprintf("- spcstr cannot check %s: %v", s.o.FeatureList, err))
+		} else if bad != "" {
+			lines = append(lines, fmt.Sprintf("- WARNING: %s: %s", s.o.FeatureList, bad))
+		}
+	}
 	if inRepo(in.Layout.Root) {
 		if commits, err := git(ctx, in.Layout.Root, "log", "--oneline", "-3"); err == nil && len(commits) > 0 {
 			lines = append(lines, "- Recent commits:")
@@ -266,38 +301,23 @@ func (s *longRunning) trackWrite(in *gate.Input) ([]gate.Verdict, error) {
 		return nil, nil // moved or deleted since: nothing to compare
 	}
 	var problems []string
+	var vs []gate.Verdict
+	bad, err := s.schema.check(in.Layout.Root, data)
+	switch {
+	case err != nil: // the schema file: the user's to fix; the strategy goes on
+		vs = append(vs, gate.Verdict{SystemMessage: "spcstr long-running: cannot check " + s.o.FeatureList + ": " + err.Error()})
+	case bad != "":
+		problems = append(problems, bad)
+	}
 	var features []map[string]any
-	if err := json.Unmarshal(data, &features); err != nil {
-		problems = append(problems, "it is no longer a JSON array of feature objects ("+err.Error()+")")
-	} else {
-		problems = append(problems, validateFeatures(features)...)
-		if old != nil && strings.TrimSpace(*old) != "" && structuralChange(*old, features) {
-			problems = append(problems, "its structure changed: only the \"passes\" field of a feature should change")
-		}
+	if json.Unmarshal(data, &features) == nil && old != nil && strings.TrimSpace(*old) != "" && structuralChange(*old, features) {
+		problems = append(problems, "its structure changed: only the \"passes\" field of a feature should change")
 	}
 	if len(problems) == 0 {
-		return nil, nil
+		return vs, nil
 	}
 	msg := fmt.Sprintf("WARNING: %s was modified and %s. Consider reverting the structural changes.", s.o.FeatureList, strings.Join(problems, "; "))
-	return []gate.Verdict{{Context: msg, SystemMessage: "spcstr long-running: " + msg}}, nil
-}
-
-// validateFeatures checks the default features schema: objects with a string
-// description and a boolean passes.
-func validateFeatures(features []map[string]any) []string {
-	var bad []string
-	for i, f := range features {
-		if _, ok := f["description"].(string); !ok {
-			bad = append(bad, fmt.Sprintf("feature %d has no string \"description\"", i))
-		}
-		if _, ok := f["passes"].(bool); !ok {
-			bad = append(bad, fmt.Sprintf("feature %d has no boolean \"passes\"", i))
-		}
-		if len(bad) >= 3 {
-			break
-		}
-	}
-	return bad
+	return append(vs, gate.Verdict{Context: msg, SystemMessage: "spcstr long-running: " + msg}), nil
 }
 
 // structuralChange reports whether a feature list changed anything but
@@ -417,6 +437,52 @@ func (s *longRunning) countFeatures(in *gate.Input) (passing, total int) {
 		}
 	}
 	return passing, len(features)
+}
+
+// currentFeature is the first feature of the list (ordered by priority)
+// that does not pass yet: "<category>: <description>".
+func (s *longRunning) currentFeature(in *gate.Input) string {
+	data, err := safefs.ReadFile(s.path(in, s.o.FeatureList), safefs.MaxConfigBytes)
+	if err != nil {
+		return ""
+	}
+	var features []struct {
+		Category    string `json:"category"`
+		Description string `json:"description"`
+		Passes      bool   `json:"passes"`
+	}
+	if json.Unmarshal(data, &features) != nil {
+		return ""
+	}
+	for _, f := range features {
+		if f.Passes || strings.TrimSpace(f.Description) == "" {
+			continue
+		}
+		d := strings.Join(strings.Fields(f.Description), " ")
+		if c := strings.TrimSpace(f.Category); c != "" {
+			d = c + ": " + d
+		}
+		if len(d) > 160 {
+			d = state.Truncate(d, 160) + "…"
+		}
+		return d
+	}
+	return ""
+}
+
+// sessionCount says which session of the project this is: the number of
+// sessions spcstr recorded in it, and this session's own starts when it
+// was resumed.
+func (s *longRunning) sessionCount(in *gate.Input, st lrState) string {
+	n := 1
+	if ids, err := in.Layout.SessionIDs(); err == nil && len(ids) > 0 {
+		n = len(ids)
+	}
+	out := fmt.Sprintf("#%d of this project", n)
+	if st.Starts > 1 {
+		out += fmt.Sprintf(" (this session's start #%d)", st.Starts)
+	}
+	return out
 }
 
 // lastProgress returns the start of the progress file's last paragraph.

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -132,6 +133,16 @@ func child(n ast.Node, key string) ast.Node {
 	for _, kv := range mappingValues(n) {
 		if kv.Key != nil && kv.Key.String() == key {
 			return kv.Value
+		}
+	}
+	return n
+}
+
+// childKey returns the key node of key in mapping n, else n itself.
+func childKey(n ast.Node, key string) ast.Node {
+	for _, kv := range mappingValues(n) {
+		if kv.Key != nil && kv.Key.String() == key {
+			return kv.Key
 		}
 	}
 	return n
@@ -292,7 +303,21 @@ func Conflicts(list []*Loaded) []Problem {
 // `spcstr doctor` (which exits non-zero when there is anything): config
 // errors and conflicts, each naming the strategies involved.
 func Validate(cfg *config.Config) []Problem {
-	_, problems := Load(cfg)
+	list, problems := Load(cfg)
+	if cfg == nil || cfg.Path == "" {
+		return problems
+	}
+	// Files the strategies read only when they need them (the recorder
+	// does not pay for reading them on every hook): checked here.
+	root := filepath.Dir(filepath.Dir(cfg.Path))
+	for _, l := range list {
+		if fc, ok := l.strategy.(interface{ checkFiles(root string) error }); ok {
+			if err := fc.checkFiles(root); err != nil {
+				problems = append(problems, Problem{Kind: ProblemConfig, Strategies: []string{l.Name},
+					Message: cfg.Where(nil, "strategies."+l.Name, err)})
+			}
+		}
+	}
 	return problems
 }
 

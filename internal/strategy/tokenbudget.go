@@ -76,7 +76,8 @@ const (
 
 type tokenBudgetOptions struct {
 	Common `yaml:",inline"`
-	// Measure is "context" (default) or "total".
+	// Measure is "context" or "total". Unset, it is "total" when every
+	// threshold given is a token count, else "context".
 	Measure   string    `yaml:"measure"`
 	Warn      Threshold `yaml:"warn_threshold"`
 	Critical  Threshold `yaml:"critical_threshold"`
@@ -97,6 +98,11 @@ func buildTokenBudget(n ast.Node, _ *config.Config) (Strategy, Common, error) {
 	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
+	if o.Measure == "" && absolute(o.Warn, o.Critical, o.Emergency) {
+		// Token counts without a measure mean what they meant in the
+		// design: input + output tokens of the session.
+		o.Measure = MeasureTotal
+	}
 	switch o.Measure {
 	case "", MeasureContext:
 		o.Measure = MeasureContext
@@ -116,6 +122,19 @@ func buildTokenBudget(n ast.Node, _ *config.Config) (Strategy, Common, error) {
 		return nil, o.Common, at(n, "measure", fmt.Errorf("measure %q: want context or total", o.Measure))
 	}
 	return &tokenBudget{o: o}, o.Common, nil
+}
+
+// absolute reports whether some thresholds are set and all of those are
+// token counts.
+func absolute(ts ...Threshold) bool {
+	set := false
+	for _, t := range ts {
+		if t.Percent > 0 {
+			return false
+		}
+		set = set || t.Tokens > 0
+	}
+	return set
 }
 
 func def(t *Threshold, d Threshold) {

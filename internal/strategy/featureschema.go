@@ -1,0 +1,144 @@
+package strategy
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
+)
+
+// defaultFeatureSchema is the shape long-running expects of the feature
+// list when feature_schema is not set: an array of objects with a string
+// description and a boolean passes (category and steps optional).
+const defaultFeatureSchema = `{
+  "type": "array",
+  "items": {
+    "type": "object",
+    "required": ["description", "passes"],
+    "properties": {
+      "category": {"type": "string"},
+      "description": {"type": "string"},
+      "steps": {"type": "array", "items": {"type": "string"}},
+      "passes": {"type": "boolean"}
+    }
+  }
+}`
+
+// featureSchema is long-running's feature_schema: a JSON Schema the
+// feature list must satisfy, written inline in config.yaml or as the path
+// of a schema file inside the project (read when a check needs it, so a
+// broken file is reported then and the strategy keeps running).
+type featureSchema struct {
+	resolved *jsonschema.Resolved // inline; nil with no file: the default
+	file     string               // a schema file, relative to the project
+}
+
+// defaultSchema is compiled on first use: most hook calls never check the
+// feature list.
+var defaultSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
+	return compileSchema([]byte(defaultFeatureSchema))
+})
+
+// parseFeatureSchema reads the feature_schema option (v as decoded from
+// YAML; key and n its key and value nodes, for errors). nil gives the
+// default schema.
+func parseFeatureSchema(v any, key, n ast.Node) (*featureSchema, error) {
+	switch s := v.(type) {
+	case nil:
+		return &featureSchema{}, nil
+	case string:
+		if _, ok := inside("/", s); !ok {
+			return nil, config.NodeError(n, fmt.Errorf("feature_schema %q: want a schema (a mapping) or a file inside the project", s))
+		}
+		return &featureSchema{file: s}, nil
+	default:
+		raw, err := json.Marshal(jsonable(s))
+		if err != nil {
+			return nil, config.NodeError(key, fmt.Errorf("feature_schema: %w", err))
+		}
+		r, err := compileSchema(raw)
+		if err != nil {
+			return nil, config.NodeError(key, fmt.Errorf("feature_schema: %w", err))
+		}
+		return &featureSchema{resolved: r}, nil
+	}
+}
+
+func compileSchema(raw []byte) (*jsonschema.Resolved, error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("not a JSON Schema: %w", err)
+	}
+	r, err := s.Resolve(nil)
+	if err != nil {
+		return nil, fmt.Errorf("not a usable JSON Schema: %w", err)
+	}
+	return r, nil
+}
+
+// jsonable turns what the YAML decoder gives (maps with any keys) into
+// values encoding/json takes.
+func jsonable(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonable(e)
+		}
+		return out
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(k)] = jsonable(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonable(e)
+		}
+		return out
+	}
+	return v
+}
+
+// errSchemaFile marks a feature_schema file that cannot be used: a
+// problem of the configuration, not of the feature list.
+var errSchemaFile = errors.New("feature_schema file")
+
+// check validates a feature list (its JSON text) against the schema; root
+// is the project (for a schema file). It returns the violation, or an
+// error wrapping errSchemaFile when the schema file cannot be used.
+func (f *featureSchema) check(root string, data []byte) (violation string, err error) {
+	r := f.resolved
+	if r == nil && f.file == "" {
+		if r, err = defaultSchema(); err != nil {
+			return "", err
+		}
+	}
+	if f.file != "" {
+		p, _ := inside(root, f.file)
+		raw, err := safefs.ReadFile(p, safefs.MaxConfigBytes)
+		if err != nil {
+			return "", fmt.Errorf("%w %s: %v", errSchemaFile, f.file, err)
+		}
+		if r, err = compileSchema(raw); err != nil {
+			return "", fmt.Errorf("%w %s: %v", errSchemaFile, f.file, err)
+		}
+	}
+	var inst any
+	if err := json.Unmarshal(data, &inst); err != nil {
+		return "it is not JSON (" + err.Error() + ")", nil
+	}
+	if err := r.Validate(inst); err != nil {
+		return "it does not satisfy the feature schema (" + strings.ReplaceAll(err.Error(), "validating root: ", "") + ")", nil
+	}
+	return "", nil
+}
