@@ -103,7 +103,35 @@ func ScanLines(path string, fn func(line []byte) error) error {
 		return err
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(io.LimitReader(f, MaxLinesBytes), 64<<10)
+	return scanLines(io.LimitReader(f, MaxLinesBytes), path, false, fn)
+}
+
+// TailLines is ScanLines over at most the last window bytes of the log
+// (a line cut by the window's start is skipped): the newest events of a
+// long log without reading it whole.
+func TailLines(path string, window int64, fn func(line []byte) error) error {
+	f, fi, err := safefs.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	off := max(fi.Size()-window, 0)
+	skip := false
+	if off > 0 {
+		var b [1]byte
+		_, err := f.ReadAt(b[:], off-1)
+		skip = err != nil || b[0] != '\n'
+	}
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	return scanLines(io.LimitReader(f, window), path, skip, fn)
+}
+
+// scanLines calls fn with each complete line of r, skipping the first one
+// when skip is set.
+func scanLines(rd io.Reader, path string, skip bool, fn func(line []byte) error) error {
+	r := bufio.NewReaderSize(rd, 64<<10)
 	var (
 		long    []byte
 		tooLong bool
@@ -124,7 +152,9 @@ func ScanLines(path string, fn func(line []byte) error) error {
 		if len(long) > 0 {
 			line = append(long, chunk...)
 		}
-		if complete && !tooLong && len(line) <= maxLine {
+		if skip {
+			skip = false
+		} else if complete && !tooLong && len(line) <= maxLine {
 			if l := bytes.TrimSpace(line); len(l) > 0 {
 				if ferr := fn(l); ferr != nil {
 					return ferr

@@ -94,3 +94,25 @@ func TestScanLinesLongLine(t *testing.T) {
 		t.Fatalf("got %d lines", len(got))
 	}
 }
+
+// TailLines reads only the end: the line cut by the window is skipped.
+func TestTailLines(t *testing.T) {
+	p := sessionFile(t)
+	if err := AppendLines(p, []byte("{\"n\":1}\n{\"n\":22}\n{\"n\":3}\n")); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if err := TailLines(p, 12, func(l []byte) error { got = append(got, string(l)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "|") != `{"n":3}` {
+		t.Fatalf("window 12: %q", got)
+	}
+	got = nil
+	if err := TailLines(p, 17, func(l []byte) error { got = append(got, string(l)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "|") != `{"n":22}|{"n":3}` {
+		t.Fatalf("window on a line start: %q", got)
+	}
+}
