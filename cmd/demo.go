@@ -25,7 +25,8 @@ func newDemoCmd() *cobra.Command {
 four recorded Claude Code sessions into it through the real "spcstr hook" at
 a watchable pace, several at once, and opens the dashboard on them. The
 sessions were recorded with the real Claude Code CLI: a feature with a
-failing then passing test run and a reviewer agent, background tester and
+failing then passing test run whose feedback loop runs to the end (a
+reviewer, a test lead and a tester pass), background tester and
 reviewer agents, a session that gets compacted, and one that is left stale.
 
 --no-tui only plays the sessions (for scripts and tests). The scratch

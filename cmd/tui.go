@@ -14,8 +14,9 @@ import (
 // addTUI registers "spcstr tui" and makes it the root command's default.
 func addTUI(root *cobra.Command) {
 	var (
-		dir string
-		all bool
+		dir  string
+		all  bool
+		bell bool
 	)
 	run := func(cmd *cobra.Command, _ []string) error {
 		if all {
@@ -28,6 +29,7 @@ func addTUI(root *cobra.Command) {
 				Project: tui.Options{
 					NoColor:    tui.NoColorEnv(os.Getenv),
 					ReqActions: tui.RequirementActions(),
+					Bell:       bell,
 				},
 			}, cmd.InOrStdin(), cmd.OutOrStdout())
 		}
@@ -47,10 +49,12 @@ func addTUI(root *cobra.Command) {
 			Layout:     state.Layout{Root: rootDir},
 			NoColor:    tui.NoColorEnv(os.Getenv),
 			ReqActions: tui.RequirementActions(),
+			Bell:       bell,
 		}, cmd.InOrStdin(), cmd.OutOrStdout())
 	}
 	root.RunE = run
 	root.Flags().StringVarP(&dir, "dir", "C", "", "project folder (default: the nearest folder holding .spcstr/)")
+	root.Flags().BoolVar(&bell, "bell", false, "ring the terminal bell when a session starts waiting for you (also: dashboard.bell in .spcstr/config.yaml)")
 	root.Flags().BoolVar(&all, "all", false, "every recorded project on this machine, grouped; enter opens one")
 	tuiCmd := &cobra.Command{
 		Use:   "tui",
@@ -70,6 +74,7 @@ sessions; enter opens a project's dashboard, and q there comes back.`,
 		RunE:         run,
 	}
 	tuiCmd.Flags().StringVarP(&dir, "dir", "C", "", "project folder (default: the nearest folder holding .spcstr/)")
+	tuiCmd.Flags().BoolVar(&bell, "bell", false, "ring the terminal bell when a session starts waiting for you (also: dashboard.bell in .spcstr/config.yaml)")
 	tuiCmd.Flags().BoolVar(&all, "all", false, "every recorded project on this machine, grouped; enter opens one")
 	root.AddCommand(tuiCmd)
 }

@@ -147,7 +147,7 @@ func RegistryPath(dir string) string { return filepath.Join(dir, ".demo", "sessi
 func ClaudeHome(dir string) string { return filepath.Join(dir, ".demo", "claude") }
 
 // demoConfig turns on the feedback loop for the recorded sessions' agents
-// (reviewer, tester) in dry-run: the recorded sessions did what they did, so
+// (reviewer, test-lead, tester) in dry-run: the recorded sessions did what they did, so
 // spcstr logs what it would have decided without pretending to enforce it.
 const demoConfig = `# spcstr demo: the feedback loop on, in dry-run (decisions are logged, not enforced)
 dry_run: true

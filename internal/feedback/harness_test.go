@@ -1,9 +1,7 @@
 package feedback_test
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -148,22 +146,12 @@ func TestHarnessFeedbackLoop(t *testing.T) {
 	}
 }
 
+// jsonLines reads one of a run's JSON Lines files.
 func jsonLines(t *testing.T, path string) []map[string]any {
 	t.Helper()
-	f, err := os.Open(path)
+	v, err := harness.ReadJSONL[map[string]any](path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []map[string]any
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var m map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, m)
-	}
-	return out
+	return v
 }
