@@ -3,13 +3,9 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/tui"
 )
 
 // playback runs play (which feeds recorded events into the scratch project
@@ -32,13 +28,7 @@ func playback(cmd *cobra.Command, dir, registryPath, title string, noTUI bool, h
 	playCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- play(playCtx) }()
-	err := tui.Run(ctx, tui.Options{
-		Layout:       state.Layout{Root: dir},
-		RegistryPath: registryPath,
-		NoColor:      tui.NoColorEnv(os.Getenv),
-		Title:        title,
-		ReqActions:   tui.RequirementActions(),
-	}, cmd.InOrStdin(), out)
+	err := runTuiChild(ctx, cmd, TuiFlags{Dir: dir, Registry: registryPath, Title: title})
 	cancel()
 	playErr := <-done
 	if err != nil {

@@ -48,6 +48,13 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.follow = false
 		return m, tea.Batch(append(m.selectionChanged(), cmd)...)
 	}
+	// The events search: typed keys, and esc while one is set, are its.
+	if m.focus == PaneEvents && (m.ev.Editing() || m.ev.Find() != "" && key.Matches(k, m.ev.Keys.ClearFind)) {
+		if k.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		return m, m.ev.Update(k)
+	}
 	switch {
 	case key.Matches(k, m.keys.Quit):
 		return m, m.quit(k)

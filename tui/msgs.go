@@ -45,6 +45,7 @@ type (
 	// table, read from .spcstr/config.yaml.
 	strategiesMsg struct {
 		prices   pricing.Table
+		bell     bool // dashboard.bell
 		active   []strategy.Info
 		dryRun   bool // the whole config is dry-run
 		conflict bool // strategy.Validate reports a conflict

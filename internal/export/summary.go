@@ -21,25 +21,29 @@ type Document struct {
 // Summary is one session's summary. Every field is always present: lists are
 // [] when empty, strings "" when unknown, and times null when not reached.
 type Summary struct {
-	SessionID      string     `json:"session_id"`
-	ProjectDir     string     `json:"project_dir"`
-	Branch         string     `json:"branch"`
-	Cwd            string     `json:"cwd"`
-	Model          string     `json:"model"`
-	PermissionMode string     `json:"permission_mode"`
-	TranscriptPath string     `json:"transcript_path"`
-	Status         string     `json:"status"`
-	Active         bool       `json:"session_active"`
-	EndReason      string     `json:"end_reason"`
-	StartedAt      time.Time  `json:"started_at"`
-	EndedAt        *time.Time `json:"ended_at"`
-	LastEventAt    *time.Time `json:"last_event_at"`
+	SessionID      string `json:"session_id"`
+	ProjectDir     string `json:"project_dir"`
+	Branch         string `json:"branch"`
+	Cwd            string `json:"cwd"`
+	Model          string `json:"model"`
+	PermissionMode string `json:"permission_mode"`
+	TranscriptPath string `json:"transcript_path"`
+	// Title names the session (state.json's title and title_source).
+	Title       string     `json:"title"`
+	TitleSource string     `json:"title_source"`
+	Status      string     `json:"status"`
+	Active      bool       `json:"session_active"`
+	EndReason   string     `json:"end_reason"`
+	StartedAt   time.Time  `json:"started_at"`
+	EndedAt     *time.Time `json:"ended_at"`
+	LastEventAt *time.Time `json:"last_event_at"`
 	// DurationMS runs from StartedAt to EndedAt, or to LastEventAt while the
 	// session has not ended.
 	DurationMS  int64   `json:"duration_ms"`
 	Starts      []Start `json:"starts"`
 	Compactions int     `json:"compactions"`
 	Tokens      Tokens  `json:"tokens"`
+	Cost        Cost    `json:"cost"`
 	Totals      Totals  `json:"totals"`
 
 	Prompts       []Prompt       `json:"prompts"`
@@ -72,6 +76,15 @@ type Tokens struct {
 	ContextUsed    int64   `json:"context_used"`
 	ContextWindow  int64   `json:"context_window"`
 	ContextPercent float64 `json:"context_percent"`
+}
+
+// Cost is the session's estimated cost: its tokens priced by model
+// (package pricing). USD is null when a model that used tokens has no
+// price, or no tokens were counted; Unpriced names those models.
+type Cost struct {
+	USD      *float64 `json:"usd"`
+	Estimate bool     `json:"estimate"`
+	Unpriced []string `json:"unpriced_models"`
 }
 
 // Totals are the headline counts.

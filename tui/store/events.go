@@ -21,7 +21,10 @@ type Event struct {
 	Tool    string
 	Detail  string // command, path, prompt, reason... on one line
 	Agent   string // subagent type when fired inside a subagent
-	Failed  bool   // a failure, an error or a deny/block decision
+	// Error is the event's error text when Detail shows something else
+	// (a failed command's error), for finding events by their error.
+	Error  string
+	Failed bool // a failure, an error or a deny/block decision
 }
 
 // tailWindow is how much of each log's end is read at startup.
@@ -184,6 +187,13 @@ type rawInput struct {
 	Notification string `json:"notification_type"`
 }
 
+func outcomeError(e rawEntry) string {
+	if e.Outcome == nil {
+		return ""
+	}
+	return e.Outcome.Error
+}
+
 // ParseEvent reduces one raw log entry to an Event, its text made safe to
 // print. It is lenient: fields of the wrong type are ignored, and only an
 // entry without a time and a session is refused.
@@ -277,6 +287,9 @@ func parseEvent(raw []byte) (Event, bool) {
 		}
 	}
 	ev.Detail = OneLine(d, 300)
+	if errText := cmp.Or(in.Error, outcomeError(e)); errText != "" && errText != d {
+		ev.Error = OneLine(errText, 300)
+	}
 	ev.Failed = strings.HasSuffix(e.Event, "Failure") || in.Error != "" ||
 		(e.Outcome != nil && e.Outcome.Error != "")
 	return ev, true
