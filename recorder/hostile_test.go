@@ -155,6 +155,23 @@ func TestBlockingInputs(t *testing.T) {
 		t.Errorf("FIFO state.json not set aside: %v", asides)
 	}
 
+	// A FIFO where observability.jsonl belongs is set aside too, never
+	// waited on, and the hook's events start a new one.
+	obsPath, _ := p.layout().ObservabilityPath(id)
+	if err := os.Remove(obsPath); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(obsPath, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(`{"hook_event_name":"Stop","session_id":"` + id + `"}`)
+	if asides, _ := filepath.Glob(obsPath + ".corrupt-*"); len(asides) != 1 {
+		t.Errorf("FIFO observability.jsonl not set aside: %v", asides)
+	}
+	if fi, err := os.Lstat(obsPath); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		t.Errorf("no new observability.jsonl after the FIFO: %v, %v", fi, err)
+	}
+
 	// A stdin that is never closed: the hook gives up after the timeout
 	// and records the payload it got.
 	cmd := exec.Command(spcstrBin, "hook")
@@ -220,6 +237,7 @@ func TestSymlinksOutOfSpcstr(t *testing.T) {
 		{"logs/.inflight", "dir"},
 		{"sessions/" + id + "/state.json", "state"},
 		{"sessions/" + id + "/.state.json.lock", "file"},
+		{"sessions/" + id + "/observability.jsonl", "log"},
 	}
 	for _, l := range links {
 		t.Run(l.at, func(t *testing.T) {

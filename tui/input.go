@@ -108,7 +108,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	// The focused pane: the sessions list may change the selection, the
 	// event tail may switch between the selected session and all.
-	before, all := m.currentID(), m.ev.All()
+	before, all, decisions := m.currentID(), m.ev.All(), m.ev.DecisionsOnly()
 	cmd := m.pane(m.focus).Update(k)
 	switch m.focus {
 	case PaneSessions:
@@ -119,6 +119,9 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case PaneEvents:
 		if m.ev.All() != all {
 			m.showEvents()
+		}
+		if m.ev.DecisionsOnly() && !decisions {
+			return m, tea.Batch(cmd, m.loadCustom())
 		}
 	}
 	return m, cmd

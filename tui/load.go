@@ -66,6 +66,10 @@ func tailCmd(r store.TailRead) tea.Cmd {
 	return func() tea.Msg { return tailMsg{store.ReadTail(r)} }
 }
 
+func customCmd(l state.Layout, id string) tea.Cmd {
+	return func() tea.Msg { return customMsg{id: id, evs: store.ReadCustom(l, id)} }
+}
+
 func historyCmd(l state.Layout, id string) tea.Cmd {
 	return func() tea.Msg { return historyMsg{store.ReadHistory(l, id)} }
 }

@@ -250,6 +250,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		r := m.st.ApplyTail(msg.Tail, m.selected)
 		m.showEvents()
 		cmds = append(cmds, m.read(r)...)
+		cmds = append(cmds, m.loadCustom())
+	case customMsg:
+		if msg.id == m.selected {
+			m.ev.SetCustom(msg.id, msg.evs)
+		}
 	case historyMsg:
 		m.st.ApplyHistory(msg.SessionHistory)
 		m.showEvents()
@@ -465,7 +470,7 @@ func (m *Model) selectionChanged() []tea.Cmd {
 	m.selState = m.st.State(id)
 	m.showDetail()
 	m.showEvents()
-	cmds := []tea.Cmd{m.loadReq(), m.loadFeedback()}
+	cmds := []tea.Cmd{m.loadReq(), m.loadFeedback(), m.loadCustom()}
 	return append(cmds, m.read(m.st.Select(id))...)
 }
 
@@ -477,6 +482,15 @@ func (m *Model) showDetail() {
 	}
 	m.det.SetSession(r.Summary, r.Display, m.selState, m.now())
 	m.det.SetRecent(m.st.Events(r.ID), m.now())
+}
+
+// loadCustom reads the selected session's custom observability events
+// while the event tail shows decisions only (nil otherwise).
+func (m *Model) loadCustom() tea.Cmd {
+	if !m.ev.DecisionsOnly() || m.selected == "" {
+		return nil
+	}
+	return customCmd(m.opt.Layout, m.selected)
 }
 
 func (m *Model) showEvents() {

@@ -29,7 +29,12 @@ type (
 	aliveMsg   struct{ alive map[int]bool }
 	tailMsg    struct{ store.Tail }
 	historyMsg struct{ store.SessionHistory }
-	reqMsg     struct {
+	// customMsg: the custom observability events of one session.
+	customMsg struct {
+		id  string
+		evs []store.Event
+	}
+	reqMsg struct {
 		id   string
 		view reqpane.View
 	}

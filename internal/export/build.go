@@ -72,7 +72,11 @@ func Build(ctx context.Context, l state.Layout, id string, opt Options) (*Summar
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return b.summary(ctx, s, t), nil
+	sum := b.summary(ctx, s, t)
+	if sum.Observability, err = b.observability(id, sum.Decisions.Timeline); err != nil {
+		return nil, fmt.Errorf("session %s: %w", id, err)
+	}
+	return sum, nil
 }
 
 // BuildAll summarises the given sessions in order. A session that cannot be
@@ -319,14 +323,19 @@ func decisions(recs []Decision) Decisions {
 		if r.DryRun {
 			d.DryRun++
 		}
-		switch {
+		switch c := class(r.Decision, r.Reason, r.SystemMessage); {
 		case r.Error != "":
 			d.Errors++
-		case r.Decision == "allow":
+		case c == ClassWarn:
+			d.Warnings++
+		case c == ClassAllow:
 			d.Allows++
-		case r.Decision == "block":
+			if r.Context != "" {
+				d.Contexts++
+			}
+		case c == ClassBlock:
 			d.Blocks++
-		case r.Decision == "deny":
+		case c == ClassDeny:
 			d.Denies++
 		}
 	}

@@ -23,7 +23,9 @@ import (
 type KeyMap struct {
 	pane.ScrollKeys
 	All key.Binding
-	// Decisions toggles showing only gate decisions.
+	// Decisions toggles showing only gate decisions (warnings and
+	// injected context included) and the selected session's custom
+	// events.
 	Decisions key.Binding
 	// Find filters the tail by text; AcceptFind and ClearFind end it.
 	Find, AcceptFind, ClearFind key.Binding
@@ -64,8 +66,11 @@ type Model struct {
 	vp     viewport.Model
 	evs    []store.Event
 	all    bool
-	// decisions shows only gate decisions (Event "Decision").
+	// decisions shows only gate decisions (Event "Decision") and the
+	// custom events of customFor (Event "Custom").
 	decisions bool
+	custom    []store.Event
+	customFor string
 	session   string
 	width     int
 	height    int
@@ -140,6 +145,15 @@ func (m *Model) SetEvents(session string, evs []store.Event) {
 	m.render()
 }
 
+// SetCustom replaces the custom observability events of session id shown
+// with the decisions (oldest first).
+func (m *Model) SetCustom(id string, evs []store.Event) {
+	m.customFor, m.custom = id, evs
+	if m.decisions {
+		m.render()
+	}
+}
+
 // ScrollKeys implements pane.Scroller.
 func (m *Model) ScrollKeys() pane.ScrollKeys { return m.Keys.ScrollKeys }
 
@@ -151,6 +165,10 @@ func (m *Model) render() {
 	evs, empty := m.evs, " No events in the log tails yet."
 	if m.decisions {
 		evs, empty = Decisions(m.evs), " No gate decisions in the log tails yet."
+		if m.customFor != "" && (m.all || m.customFor == m.session) {
+			evs = append(evs, m.custom...)
+			store.SortEvents(evs)
+		}
 		// The title says these are decisions: lead with the source
 		// (red for deny/block), then decision, hook and reason.
 		for i := range evs {

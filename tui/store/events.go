@@ -158,6 +158,9 @@ type rawEntry struct {
 	Reason   string `json:"reason"`
 	Message  string `json:"message"`
 	DryRun   bool   `json:"dry_run"`
+	// allows that warned the user or added context
+	SystemMessage string `json:"system_message"`
+	Context       string `json:"context"`
 }
 
 type rawInput struct {
@@ -226,11 +229,22 @@ func parseEvent(raw []byte) (Event, bool) {
 	if e.Event == "" && e.Decision != "" {
 		ev.Event = "Decision"
 		ev.Tool = e.Source
-		d := e.Decision + " " + e.Hook
+		dec := e.Decision
+		if dec == "allow" && (e.SystemMessage != "" || e.Reason == "warning") {
+			dec = "warn" // an allow that showed the user a message
+		}
+		d := dec + " " + e.Hook
 		if e.DryRun {
 			d += " (dry run)"
 		}
-		if why := cmp.Or(e.Reason, e.Message); why != "" {
+		why := cmp.Or(e.Reason, e.Message)
+		switch {
+		case dec == "warn" && e.SystemMessage != "" && (why == "" || why == "warning"):
+			why = e.SystemMessage
+		case why == "context" && e.Context != "":
+			why = "context: " + e.Context
+		}
+		if why != "" {
 			d += ": " + why
 		}
 		ev.Detail = OneLine(d, 300)
