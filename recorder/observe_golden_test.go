@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
@@ -90,4 +91,59 @@ func stableRequestIDs(t *testing.T, data []byte) []byte {
 		}
 		return []byte(`"request_id":"` + seen[id] + `"`)
 	})
+}
+
+// observability.yaml wiring: each verbosity keeps its events, enabled:
+// false writes no file, and an unknown verbosity is a session error (and
+// standard).
+func TestObservabilityConfig(t *testing.T) {
+	tests := []struct {
+		cfg   string
+		types string // event types written by one blocked Stop, in order
+		input bool   // hook_enter carries the payload
+	}{
+		{"observability:\n  verbosity: minimal\n", "decision", false},
+		{"", "hook_enter,decision,hook_exit", false},
+		{"observability:\n  verbosity: verbose\n", "hook_enter,decision,hook_exit", true},
+		{"observability:\n  verbosity: loud\n", "hook_enter,decision,error,hook_exit", false},
+		{"observability:\n  enabled: false\n", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cfg, func(t *testing.T) {
+			p := newGateProject(t, "feedback:\n  enabled: true\n"+tt.cfg)
+			p.write("main.go", "package main\n")
+			p.edit("main.go")
+			path := filepath.Join(p.root, ".spcstr/sessions/s1/observability.jsonl")
+			_ = os.Remove(path)
+			p.hook(hookio.Stop, nil)
+			data, err := os.ReadFile(path)
+			if tt.types == "" {
+				if err == nil {
+					t.Fatalf("observability off, yet wrote %s", data)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var types []string
+			input := false
+			for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+				var e struct {
+					EventType string         `json:"event_type"`
+					Payload   map[string]any `json:"payload"`
+				}
+				if err := json.Unmarshal(line, &e); err != nil {
+					t.Fatal(err)
+				}
+				types = append(types, e.EventType)
+				if e.EventType == "hook_enter" {
+					_, input = e.Payload["input"]
+				}
+			}
+			if got := fmt.Sprint(types); got != fmt.Sprint(strings.Split(tt.types, ",")) || input != tt.input {
+				t.Fatalf("events %v (input %v), want %s (input %v)", types, input, tt.types, tt.input)
+			}
+		})
+	}
 }
