@@ -3,9 +3,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"net"
@@ -15,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/internal/hookio"
-	"github.com/dylan-gluck/spcstr/logs"
+	"github.com/dylan-gluck/spcstr/internal/testshared"
+	"github.com/dylan-gluck/spcstr/state"
 )
 
 var (
@@ -122,59 +119,9 @@ service:
 	return nil
 }
 
-// synthesize writes n events straight into the project's logs in spcstr's
-// layout: the captured session's events replayed as one new session after
-// another, 10 ms apart (the recorder would take minutes for 100,000).
+// synthesize writes n events straight into the project's logs: the
+// captured session's events replayed as one new session after another
+// (the recorder would take minutes for 100,000).
 func synthesize(root string, n int) error {
-	f, err := os.Open("bench/testdata/events.jsonl")
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	var events []map[string]json.RawMessage
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 4<<20)
-	for sc.Scan() {
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			return err
-		}
-		events = append(events, m)
-	}
-	dir := filepath.Join(root, ".spcstr", "logs")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	files := map[string]*bytes.Buffer{}
-	at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
-	for i := range n {
-		ev := events[i%len(events)]
-		sid := fmt.Sprintf("%08x-0000-4000-8000-%012x", i/len(events), i/len(events))
-		ev["session_id"], _ = json.Marshal(sid)
-		payload, _ := json.Marshal(ev)
-		var name string
-		_ = json.Unmarshal(ev["hook_event_name"], &name)
-		e := logs.Entry{Timestamp: at.Add(time.Duration(i) * 10 * time.Millisecond), SessionID: sid, Event: name,
-			Input: payload, Outcome: &logs.Outcome{DurationMS: 1.5}}
-		line, err := e.Encode()
-		if err != nil {
-			return err
-		}
-		file := hookio.SnakeName(name)
-		b := files[file]
-		if b == nil {
-			b = bytes.NewBufferString("[\n")
-			files[file] = b
-		} else {
-			b.WriteString(",\n")
-		}
-		b.Write(line)
-	}
-	for k, b := range files {
-		b.WriteString("\n]")
-		if err := os.WriteFile(filepath.Join(dir, k+".json"), b.Bytes(), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+	return testshared.SynthesizeLogs(state.Layout{Root: root}.LogsDir(), "bench/testdata/events.jsonl", n)
 }

@@ -9,8 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dylan-gluck/spcstr/demo"
-	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/tui"
 )
 
 func newDemoCmd() *cobra.Command {
@@ -27,7 +25,8 @@ func newDemoCmd() *cobra.Command {
 four recorded Claude Code sessions into it through the real "spcstr hook" at
 a watchable pace, several at once, and opens the dashboard on them. The
 sessions were recorded with the real Claude Code CLI: a feature with a
-failing then passing test run and a reviewer agent, background tester and
+failing then passing test run whose feedback loop runs to the end (a
+reviewer, a test lead and a tester pass), background tester and
 reviewer agents, a session that gets compacted, and one that is left stale.
 
 --no-tui only plays the sessions (for scripts and tests). The scratch
@@ -62,43 +61,16 @@ project is removed afterwards unless --dir or --keep is given.`,
 			}
 			var hookErr strings.Builder
 			opt := demo.Options{Exe: exe, Dir: project, Speed: speed, Stderr: &syncWriter{w: &hookErr}}
-			out := cmd.OutOrStdout()
 			if noTUI {
-				fmt.Fprintf(out, "playing %d events of %d sessions into %s\n", demo.Count(sessions), len(sessions), project)
-				if err := demo.Play(ctx, opt, sessions); err != nil {
-					return err
-				}
-				if hookErr.Len() > 0 {
-					fmt.Fprint(cmd.ErrOrStderr(), hookErr.String())
-				}
-				fmt.Fprintln(out, "done:", project)
-				return nil
+				fmt.Fprintf(cmd.OutOrStdout(), "playing %d events of %d sessions into %s\n", demo.Count(sessions), len(sessions), project)
 			}
-			playCtx, cancel := context.WithCancel(ctx)
-			done := make(chan error, 1)
-			go func() { done <- demo.Play(playCtx, opt, sessions) }()
-			err = tui.Run(ctx, tui.Options{
-				Layout:       state.Layout{Root: project},
-				RegistryPath: demo.RegistryPath(project),
-				NoColor:      tui.NoColorEnv(os.Getenv),
-				Title:        "demo",
-				ReqActions:   tui.RequirementActions(),
-			}, cmd.InOrStdin(), out)
-			cancel()
-			playErr := <-done
-			if keep || dir != "" {
-				fmt.Fprintln(out, "demo project kept at", project)
+			err = playback(cmd, project, demo.RegistryPath(project), "demo", noTUI, &hookErr, func(ctx context.Context) error {
+				return demo.Play(ctx, opt, sessions)
+			})
+			if !noTUI && (keep || dir != "") {
+				fmt.Fprintln(cmd.OutOrStdout(), "demo project kept at", project)
 			}
-			if err != nil {
-				return err
-			}
-			if playErr != nil {
-				return playErr
-			}
-			if hookErr.Len() > 0 {
-				fmt.Fprint(cmd.ErrOrStderr(), hookErr.String())
-			}
-			return nil
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "play into this folder (kept) instead of a temporary one")

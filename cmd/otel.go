@@ -85,7 +85,7 @@ func newOtelCmd() *cobra.Command { return NewOtelCmd(runOtelHelper) }
 
 // runOtelHelper runs the companion binary with the flags given.
 func runOtelHelper(ctx context.Context, c *cobra.Command, _ OtelFlags) error {
-	helper, err := findOtelHelper()
+	helper, err := findHelper(OtelHelper, "spcstr otel", "the OpenTelemetry SDK")
 	if err != nil {
 		return err
 	}
@@ -96,10 +96,10 @@ func runOtelHelper(ctx context.Context, c *cobra.Command, _ OtelFlags) error {
 	return runHelper(ctx, helper, args, c)
 }
 
-// findOtelHelper looks for spcstr-otel next to the running spcstr, then
-// on PATH.
-func findOtelHelper() (string, error) {
-	name := OtelHelper
+// findHelper looks for the companion binary name next to the running
+// spcstr, then on PATH. command and what say, in the error, who needs it
+// and what it keeps out of spcstr.
+func findHelper(name, command, what string) (string, error) {
 	if exe, err := os.Executable(); err == nil {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
 			exe = real
@@ -113,9 +113,9 @@ func findOtelHelper() (string, error) {
 		return p, nil
 	}
 	return "", withCode(2, fmt.Errorf(
-		"spcstr otel needs its companion binary %s (kept apart so that spcstr hook never loads the OpenTelemetry SDK), "+
+		"%s needs its companion binary %s (kept apart so that spcstr hook never loads %s), "+
 			"next to spcstr or on PATH: it comes in the release archive, or run "+
-			"go install github.com/dylan-gluck/spcstr/cmd/%s@latest", name, name))
+			"go install github.com/dylan-gluck/spcstr/cmd/%s@latest", command, name, what, name))
 }
 
 var lookPath = exec.LookPath

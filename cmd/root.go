@@ -58,6 +58,7 @@ requirements and the review/test feedback loop, and writes session summaries
 		newOtelCmd(),
 		newStrategyCmd(),
 		newSearchCmd(),
+		newReplayCmd(),
 	)
 	addTUI(root)
 	return root

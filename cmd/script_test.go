@@ -38,5 +38,20 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(env.WorkDir, "gitconfig"))
 			return os.MkdirAll(home, 0o755)
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"expandenv": expandEnv,
+		},
 	})
+}
+
+// expandEnv rewrites each FILE with its $VARIABLES replaced by the
+// script's values (payloads that must hold real paths, such as $WORK).
+func expandEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: expandenv FILE...")
+	}
+	for _, name := range args {
+		data := os.Expand(ts.ReadFile(name), ts.Getenv)
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(data), 0o644))
+	}
 }

@@ -3,6 +3,7 @@
 // that the dashboard has something live to show (spcstr demo). The sessions
 // were recorded with the real-client harness (see scenarios/): their hook
 // payloads, relative timing and transcript usage lines are embedded here.
+// They are played through package replay, the path spcstr replay takes.
 package demo
 
 import (
@@ -21,8 +22,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/dylan-gluck/spcstr/internal/replay"
 )
 
 //go:embed sessions/*.jsonl
@@ -145,7 +147,7 @@ func RegistryPath(dir string) string { return filepath.Join(dir, ".demo", "sessi
 func ClaudeHome(dir string) string { return filepath.Join(dir, ".demo", "claude") }
 
 // demoConfig turns on the feedback loop for the recorded sessions' agents
-// (reviewer, tester) in dry-run: the recorded sessions did what they did, so
+// (reviewer, test-lead, tester) in dry-run: the recorded sessions did what they did, so
 // spcstr logs what it would have decided without pretending to enforce it.
 const demoConfig = `# spcstr demo: the feedback loop on, in dry-run (decisions are logged, not enforced)
 dry_run: true
@@ -228,10 +230,11 @@ func Delay(gap time.Duration, speed float64) time.Duration {
 	return time.Duration(float64(d) / speed)
 }
 
-// Play feeds the sessions into opt.Dir, interleaved: each session runs its
-// events in order (as Claude Code awaits each hook), sessions start
-// opt.Stagger apart, so several are live at once. It returns when every
-// session is played or ctx ends, with the hooks' failures joined.
+// Play feeds the sessions into opt.Dir through the replay path (package
+// replay, as spcstr replay does): each session's events in order, paced
+// by Delay, sessions starting opt.Stagger apart so that several are live
+// at once, the whole timeline divided by opt.Speed. It returns when every
+// session is played, a hook fails, or ctx ends.
 func Play(ctx context.Context, opt Options, sessions []Session) error {
 	if opt.Speed <= 0 {
 		opt.Speed = 1
@@ -239,128 +242,86 @@ func Play(ctx context.Context, opt Options, sessions []Session) error {
 	if opt.Stagger <= 0 {
 		opt.Stagger = 3 * time.Second
 	}
-	if opt.Stderr == nil {
-		opt.Stderr = io.Discard
-	}
 	deadPID, err := deadPID(ctx, opt.Exe)
 	if err != nil {
 		return err
 	}
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		errs []error
-	)
-	for i, s := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			wait := time.Duration(float64(opt.Stagger) * float64(i) / opt.Speed)
-			if !sleep(ctx, wait) {
-				return
-			}
-			if err := playOne(ctx, opt, s, deadPID); err != nil {
-				mu.Lock()
-				errs = append(errs, fmt.Errorf("%s: %w", s.Name, err))
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-func playOne(ctx context.Context, opt Options, s Session, deadPID int) error {
 	dir, err := filepath.Abs(opt.Dir)
 	if err != nil {
 		return err
 	}
+	events := Timeline(dir, sessions, opt.Stagger, deadPID)
+	var progress func(n, total int)
+	if opt.Progress != nil {
+		progress = func(n, total int) { opt.Progress("demo", n, total) }
+	}
+	return replay.Play(ctx, replay.Options{
+		Exe: opt.Exe, Dir: dir, Registry: RegistryPath(dir), Speed: opt.Speed,
+		Stderr: opt.Stderr, Progress: progress,
+	}, events)
+}
+
+// Timeline is the sessions as one replay timeline into dir (at speed 1):
+// session i starts at i × stagger; each event comes Delay after the one
+// before it; the transcript grows as it did when recorded, just before
+// each event; a stale session's events carry deadPID and no SessionEnd.
+func Timeline(dir string, sessions []Session, stagger time.Duration, deadPID int) []replay.Event {
 	home := ClaudeHome(dir)
 	repl := strings.NewReplacer(jsonInner("${PROJECT}"), jsonInner(dir), jsonInner("${CLAUDE_HOME}"), jsonInner(home))
-	pid := os.Getpid()
-	if s.Stale {
-		pid = deadPID
-	}
-	env := hookEnv(dir, pid)
-	var transcript string
-	written := 0
-	var prev int64
-	for n, ev := range s.Events {
-		if s.Stale && ev.Name() == "SessionEnd" {
-			continue
+	var out []replay.Event
+	for i, s := range sessions {
+		at := stagger * time.Duration(i)
+		pid := 0
+		if s.Stale {
+			pid = deadPID
 		}
-		if n > 0 && !sleep(ctx, Delay(time.Duration(ev.T-prev)*time.Millisecond, opt.Speed)) {
-			return nil
-		}
-		prev = ev.T
-		payload := []byte(repl.Replace(string(ev.Payload)))
-		if transcript == "" {
-			var p struct {
-				T string `json:"transcript_path"`
+		tr := &transcript{lines: s.Transcript}
+		var prev int64
+		for n, ev := range s.Events {
+			if s.Stale && ev.Name() == "SessionEnd" {
+				continue
 			}
-			_ = json.Unmarshal(payload, &p)
-			transcript = p.T
-		}
-		// The transcript grows as the recorded one did, up to this event.
-		next := written
-		for next < len(s.Transcript) && s.Transcript[next].T <= ev.T {
-			next++
-		}
-		if next > written && transcript != "" {
-			if err := appendLines(transcript, s.Transcript[written:next]); err != nil {
-				return err
+			if n > 0 {
+				at += Delay(time.Duration(ev.T-prev)*time.Millisecond, 1)
 			}
-			written = next
-		}
-		if err := runHook(ctx, opt, dir, env, payload); err != nil {
-			if ctx.Err() != nil {
-				return nil
+			prev = ev.T
+			payload := []byte(repl.Replace(string(ev.Payload)))
+			if tr.path == "" {
+				var p struct {
+					T string `json:"transcript_path"`
+				}
+				_ = json.Unmarshal(payload, &p)
+				tr.path = p.T
 			}
-			return err
-		}
-		if opt.Progress != nil {
-			opt.Progress(s.Name, n+1, len(s.Events))
+			upTo := ev.T
+			out = append(out, replay.Event{At: at, Session: s.Name, Payload: payload, PID: pid,
+				Before: func() error { return tr.grow(upTo) }})
 		}
 	}
-	return nil
+	return out
 }
 
-func runHook(ctx context.Context, opt Options, dir string, env []string, payload []byte) error {
-	var p struct {
-		Cwd string `json:"cwd"`
-	}
-	_ = json.Unmarshal(payload, &p)
-	cmd := exec.CommandContext(ctx, opt.Exe, "hook")
-	cmd.Stdin = bytes.NewReader(payload)
-	cmd.Stdout = io.Discard
-	cmd.Stderr = opt.Stderr
-	cmd.Env = env
-	cmd.Dir = dir
-	if fi, err := os.Stat(p.Cwd); err == nil && fi.IsDir() {
-		cmd.Dir = p.Cwd
-	}
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("spcstr hook: %w", err)
-	}
-	return nil
+// transcript is a session's transcript as it is written during the play.
+type transcript struct {
+	path    string
+	lines   []TranscriptLine
+	written int
 }
 
-// hookEnv is the environment of each hook: the caller's, minus anything
-// that would send events elsewhere, plus the scratch project and registry.
-func hookEnv(dir string, claudePID int) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "CLAUDE") || strings.HasPrefix(k, "SPCSTR_") {
-			continue
-		}
-		env = append(env, kv)
+// grow appends the recorded lines written up to ms t.
+func (tr *transcript) grow(t int64) error {
+	next := tr.written
+	for next < len(tr.lines) && tr.lines[next].T <= t {
+		next++
 	}
-	return append(env,
-		"CLAUDE_PROJECT_DIR="+dir,
-		"SPCSTR_REGISTRY="+RegistryPath(dir),
-		"CLAUDE_PID="+strconv.Itoa(claudePID),
-	)
+	if next == tr.written || tr.path == "" {
+		return nil
+	}
+	if err := appendLines(tr.path, tr.lines[tr.written:next]); err != nil {
+		return err
+	}
+	tr.written = next
+	return nil
 }
 
 // deadPID returns the pid of a process that has exited (the stale
@@ -398,20 +359,6 @@ func appendLines(path string, lines []TranscriptLine) error {
 func jsonInner(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b[1 : len(b)-1])
-}
-
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
 }
 
 // Count returns the number of events Play will run.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -110,6 +111,21 @@ func TestPlayThroughRealHook(t *testing.T) {
 			}
 			if bg != 2 {
 				t.Errorf("background: %d background agents, want 2", bg)
+			}
+		}
+		if s.Name == "feature" {
+			// The feedback loop runs to the end: review, test planning
+			// and testing all pass.
+			fb, err := feedback.Load(l, s.ID)
+			if err != nil || fb == nil || fb.State != feedback.StateComplete {
+				t.Fatalf("feature: feedback loop %+v, %v", fb, err)
+			}
+			for _, d := range fb.Domains {
+				for _, ph := range d.Phases {
+					if ph.Status != feedback.Pass {
+						t.Errorf("feature: %s %s is %s", d.Name, ph.Name, ph.Status)
+					}
+				}
 			}
 		}
 		if s.Name == "compact" && st.Compactions != 1 {

@@ -10,11 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/dylan-gluck/spcstr/internal/config"
 )
 
 // limited runs the real spcstr binary with args in dir, under a 4 GiB
@@ -155,6 +158,23 @@ func TestBlockingInputs(t *testing.T) {
 		t.Errorf("FIFO state.json not set aside: %v", asides)
 	}
 
+	// A FIFO where observability.jsonl belongs is set aside too, never
+	// waited on, and the hook's events start a new one.
+	obsPath, _ := p.layout().ObservabilityPath(id)
+	if err := os.Remove(obsPath); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(obsPath, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(`{"hook_event_name":"Stop","session_id":"` + id + `"}`)
+	if asides, _ := filepath.Glob(obsPath + ".corrupt-*"); len(asides) != 1 {
+		t.Errorf("FIFO observability.jsonl not set aside: %v", asides)
+	}
+	if fi, err := os.Lstat(obsPath); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		t.Errorf("no new observability.jsonl after the FIFO: %v, %v", fi, err)
+	}
+
 	// A stdin that is never closed: the hook gives up after the timeout
 	// and records the payload it got.
 	cmd := exec.Command(spcstrBin, "hook")
@@ -220,6 +240,7 @@ func TestSymlinksOutOfSpcstr(t *testing.T) {
 		{"logs/.inflight", "dir"},
 		{"sessions/" + id + "/state.json", "state"},
 		{"sessions/" + id + "/.state.json.lock", "file"},
+		{"sessions/" + id + "/observability.jsonl", "log"},
 	}
 	for _, l := range links {
 		t.Run(l.at, func(t *testing.T) {
@@ -627,5 +648,15 @@ func TestUnappendableLogKeepsEvent(t *testing.T) {
 	if len(kept) != 1 || kept[0].Event != "PostToolUse" || kept[0].Entry.Input["tool_use_id"] != "t1-kept" ||
 		!strings.Contains(kept[0].Reason, "post_tool_use.json") {
 		t.Fatalf("rejected.json = %s", data)
+	}
+	// The state is still a cache of the logs: a rebuild applies the kept
+	// event too.
+	cfg, _ := config.Load(p.layout().ConfigPath())
+	rebuilt, err := Rebuild(context.Background(), p.layout(), id, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(rebuilt.Files.Read, "b.go") || rebuilt.EventCounts["PostToolUse"] != 2 {
+		t.Errorf("rebuilt state lacks the kept event: read %v, counts %v", rebuilt.Files.Read, rebuilt.EventCounts)
 	}
 }

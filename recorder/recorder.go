@@ -21,6 +21,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/observe"
 	"github.com/dylan-gluck/spcstr/internal/projects"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/internal/transcript"
@@ -95,6 +96,8 @@ type run struct {
 	name   string
 	raw    []byte
 	errs   []string
+	// obs collects the hook's observability events (nil: turned off).
+	obs *observe.Request
 	// touch is set for the session's first event of a minute: the hook
 	// that refreshes the registry's last_active.
 	touch bool
@@ -167,7 +170,11 @@ func (r *run) handle(ctx context.Context) {
 		return
 	}
 
+	r.startObserve()
+	t := r.opt.Now()
 	answer, records, created := r.record(ctx)
+	r.obs.Phase("state_and_gates", t)
+	t = r.opt.Now()
 	if r.touch {
 		// Temp files of hooks killed mid-write, at most once a minute.
 		if _, err := r.layout.RemoveStaleTemps(r.ev.SessionID, time.Now()); err != nil {
@@ -175,14 +182,18 @@ func (r *run) handle(ctx context.Context) {
 		}
 	}
 	r.register(ctx, created)
+	r.obs.Phase("registry", t)
 	out := answer.Encode()
+	t = r.opt.Now()
 	r.appendLog(ctx, out, len(records))
 	r.appendDecisions(ctx, records)
+	r.obs.Phase("logs", t)
 	if len(out) > 0 {
 		if _, err := r.opt.Stdout.Write(out); err != nil {
 			fmt.Fprintf(r.opt.Stderr, "spcstr hook: write answer: %v\n", err)
 		}
 	}
+	r.finishObserve(len(records), len(out) > 0)
 }
 
 // record applies the event to state and runs the gates, all under the
@@ -238,7 +249,7 @@ func (r *run) runGates(ctx context.Context, s *state.Session) (*hookio.Answer, [
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 		}
 	}
-	in := &gate.Input{Event: r.ev, Name: r.name, Session: s, Layout: r.layout, Now: r.now, Getenv: r.opt.Getenv}
+	in := &gate.Input{Event: r.ev, Name: r.name, Session: s, Layout: r.layout, Now: r.now, Getenv: r.opt.Getenv, Observe: r.obs}
 	res := gate.Run(ctx, gates, in, gate.Policy{DryRun: r.cfg.DryRun, Clock: r.opt.Now})
 	for _, msg := range res.Failures {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s\n", msg)

@@ -75,6 +75,16 @@ func (l Layout) FeedbackPath(id string) (string, error) {
 	return filepath.Join(d, FeedbackFile), nil
 }
 
+// ObservabilityPath returns the observability.jsonl path of one session
+// (the name is logs.ObservabilityFile).
+func (l Layout) ObservabilityPath(id string) (string, error) {
+	d, err := l.SessionDir(id)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, logs.ObservabilityFile), nil
+}
+
 // LogPath returns the path of the live log named name, a name given by
 // logs.Name ("pre_tool_use", "decisions", "rejected").
 func (l Layout) LogPath(name string) string {

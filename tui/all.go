@@ -105,7 +105,7 @@ func RunAll(ctx context.Context, opt AllOptions, in io.Reader, out io.Writer) er
 }
 
 func runProgram(ctx context.Context, m tea.Model, noColor bool, in io.Reader, out io.Writer) (tea.Model, error) {
-	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FrameRate)}
 	if in != nil {
 		popts = append(popts, tea.WithInput(in))
 	}

@@ -31,6 +31,9 @@ func (m Model) header() string {
 		count = fmt.Sprintf("%d/%d sessions", shown, total)
 	}
 	right := st.Subtle.Render(count)
+	if n := m.st.NeedsInput(); n > 0 {
+		right += " " + st.NeedsInput.Render(fmt.Sprintf("%d need input", n))
+	}
 	if live > 0 {
 		right += " " + st.Working.Render(fmt.Sprintf("%d live", live))
 	}
@@ -96,7 +99,7 @@ func (m Model) footer() string {
 	switch {
 	case m.showHelp:
 		ks = []key.Binding{m.keys.Quit}
-	case m.focus == PaneSessions && m.list.Editing():
+	case m.focus == PaneSessions && m.list.Editing(), m.focus == PaneEvents && m.ev.Editing():
 		ks = focused.ShortHelp() // the filter's keys only
 	case m.focus == PaneSessions:
 		ks = append(focused.ShortHelp(), m.keys.Follow, m.keys.Help, m.keys.Quit)

@@ -379,3 +379,24 @@ func (f *fixture) feedbackOn(t testing.TB) {
 		t.Fatal(err)
 	}
 }
+
+const idAsking = "8b2c3d4e-0000-4000-8000-000000000008"
+
+// askingSession waits for the user's permission (a registered, live
+// session whose latest notification is a permission prompt), older than
+// the others: it still sorts first.
+func askingSession(root string) *state.Session {
+	s := state.New(idAsking, root, ago(50*time.Minute))
+	s.ProjectDir, s.Branch, s.Model = "/home/dev/server", "fix/login", "claude-sonnet-4-5-20250929"
+	s.Status, s.UpdatedAt, s.LastEventAt, s.LastEvent = state.StatusNeedsInput, ago(3*time.Minute), ago(3*time.Minute), "Notification"
+	s.Title, s.TitleSource = "Fix the login redirect loop", state.TitlePrompt
+	s.ToolsUsed = map[string]int{"Read": 3, "Edit": 1}
+	s.Notifications = []state.Notification{{Timestamp: ago(3 * time.Minute), Type: "permission_prompt", Message: "Claude needs your permission to use Bash"}}
+	return s
+}
+
+// asking writes askingSession and registers it.
+func (f *fixture) asking(t testing.TB) {
+	f.writeState(t, askingSession(f.layout.Root))
+	f.register(t, idAsking, alivePID)
+}

@@ -165,6 +165,11 @@ func TestGoldenFrames(t *testing.T) {
 		// One stale session: "1 session", "1 compaction", its run ends at
 		// its last event, each file listed once, a priced cost.
 		{"stale-detail", func(f *fixture, t testing.TB) { f.stale(t) }, []string{"enter"}},
+		// A session waiting for permission: first, highlighted, counted in
+		// the header, with what it waits for in its row and detail.
+		{"needs-input", func(f *fixture, t testing.TB) { f.populate(t); f.asking(t) }, []string{"g", "enter"}},
+		// "/" in the events pane finds events: here by their error.
+		{"events-find", func(f *fixture, t testing.TB) { f.populate(t) }, []string{"3", "/", "e", "x", "i", "t", "enter"}},
 		// The loop is on, but this session changed no tracked code.
 		{"feedback-not-started", func(f *fixture, t testing.TB) { f.populate(t); f.feedbackOn(t) }, []string{"5"}},
 	}

@@ -48,6 +48,13 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.follow = false
 		return m, tea.Batch(append(m.selectionChanged(), cmd)...)
 	}
+	// The events search: typed keys, and esc while one is set, are its.
+	if m.focus == PaneEvents && (m.ev.Editing() || m.ev.Find() != "" && key.Matches(k, m.ev.Keys.ClearFind)) {
+		if k.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		return m, m.ev.Update(k)
+	}
 	switch {
 	case key.Matches(k, m.keys.Quit):
 		return m, m.quit(k)
@@ -101,7 +108,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	// The focused pane: the sessions list may change the selection, the
 	// event tail may switch between the selected session and all.
-	before, all := m.currentID(), m.ev.All()
+	before, all, decisions := m.currentID(), m.ev.All(), m.ev.DecisionsOnly()
 	cmd := m.pane(m.focus).Update(k)
 	switch m.focus {
 	case PaneSessions:
@@ -112,6 +119,9 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case PaneEvents:
 		if m.ev.All() != all {
 			m.showEvents()
+		}
+		if m.ev.DecisionsOnly() && !decisions {
+			return m, tea.Batch(cmd, m.loadCustom())
 		}
 	}
 	return m, cmd

@@ -343,3 +343,26 @@ func TestHeaderStrategiesFollowConfigChanges(t *testing.T) {
 		t.Fatalf("64 columns: want the count, header %q", h)
 	}
 }
+
+// In the events pane, "/" types a search (q is text then, not quit), and
+// esc clears a search before it goes back to the sessions.
+func TestEventsFindKeys(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	m := start(t, f, 120, 40)
+	m = send(t, m, press("3", "/", "q", "q", "q", "enter")...)
+	if m.focus != PaneEvents || m.ev.Find() != "qqq" {
+		t.Fatalf("focus %v, find %q", m.focus, m.ev.Find())
+	}
+	if !strings.Contains(plain(m), "No event matches the search.") {
+		t.Fatalf("no match shown:\n%s", plain(m))
+	}
+	m = send(t, m, press("esc")...)
+	if m.focus != PaneEvents || m.ev.Find() != "" {
+		t.Fatalf("esc: focus %v, find %q", m.focus, m.ev.Find())
+	}
+	m = send(t, m, press("esc")...)
+	if m.focus != PaneSessions {
+		t.Fatalf("second esc: focus %v", m.focus)
+	}
+}

@@ -66,6 +66,10 @@ func tailCmd(r store.TailRead) tea.Cmd {
 	return func() tea.Msg { return tailMsg{store.ReadTail(r)} }
 }
 
+func customCmd(l state.Layout, id string) tea.Cmd {
+	return func() tea.Msg { return customMsg{id: id, evs: store.ReadCustom(l, id)} }
+}
+
 func historyCmd(l state.Layout, id string) tea.Cmd {
 	return func() tea.Msg { return historyMsg{store.ReadHistory(l, id)} }
 }
@@ -78,8 +82,8 @@ func feedbackCmd(ctx context.Context, load looppane.Loader, req looppane.Request
 	return func() tea.Msg { return feedbackMsg{id: req.SessionID, view: load(ctx, req)} }
 }
 
-// strategiesCmd reads .spcstr/config.yaml for the header's strategies and
-// the price table.
+// strategiesCmd reads .spcstr/config.yaml for the header's strategies, the
+// price table and the dashboard's own section (dashboard.bell).
 func strategiesCmd(l state.Layout) tea.Cmd {
 	return func() tea.Msg {
 		cfg, err := config.Load(l.ConfigPath())
@@ -92,7 +96,12 @@ func strategiesCmd(l state.Layout) tea.Cmd {
 		}
 		var perr error
 		msg.prices, perr = pricing.Load(cfg)
-		msg.err = cmp.Or(msg.err, perr)
+		var dash struct {
+			Bell bool `yaml:"bell"`
+		}
+		derr := cfg.Section("dashboard", &dash)
+		msg.bell = dash.Bell
+		msg.err = cmp.Or(msg.err, perr, derr)
 		return msg
 	}
 }

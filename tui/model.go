@@ -41,11 +41,15 @@ var paneNames = [...]string{"Sessions", "Detail", "Events", "Reqs", "Loop"}
 const WideWidth = 100
 
 // shared holds what must outlive value copies of the model (the watcher,
-// closed when the program ends).
+// closed when the program ends; the last frame drawn).
 type shared struct {
 	mu      sync.Mutex
 	watcher *watch.Watcher
-	back    bool // q was pressed with Options.Back: back to the projects
+	// frame is the last frame View drew, for generation frameGen.
+	frame    string
+	frameGen uint64
+	framed   bool
+	back     bool // q was pressed with Options.Back: back to the projects
 }
 
 func (s *shared) set(w *watch.Watcher) {
@@ -102,6 +106,17 @@ type Model struct {
 	project    string        // the project folder's name, sanitised
 	// tick is the clock's period (0: no clock; tests).
 	tick time.Duration
+	// gen counts the updates that may change the frame: View draws again
+	// only when it moved. clock is what the frame shows that depends on
+	// the time (ages, run times, the sparklines' minute), so that a clock
+	// tick that changes none of it draws nothing.
+	gen   uint64
+	clock string
+	// asking says, for each session seen, whether it waits for the
+	// user; ring asks for the bell (one started waiting).
+	asking  map[string]bool
+	ring    bool
+	cfgBell bool // dashboard.bell in .spcstr/config.yaml
 }
 
 // New builds the dashboard's model. Nothing is read until Init's commands
@@ -120,6 +135,7 @@ func New(ctx context.Context, opt Options) Model {
 		req: reqpane.New(st, wired), fb: looppane.New(st), help: help.New(),
 		focus: PaneSessions, right: PaneDetail, follow: true,
 		tick: time.Second, project: text.Sanitize(filepath.Base(opt.Layout.Root)),
+		asking: map[string]bool{},
 	}
 	m.help.Styles = st.Help
 	if opt.Back {
@@ -178,6 +194,11 @@ func (m Model) wide() bool { return m.width >= WideWidth }
 // the mouse, resizes and the clock.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
+	switch msg.(type) {
+	case tickMsg, aliveMsg: // they say themselves whether anything changed
+	default:
+		m.gen++
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -221,12 +242,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.rebuildRows()
 		cmds = append(cmds, m.selectionChanged()...)
 	case aliveMsg:
-		m.st.SetAlive(msg.alive)
-		m.rebuildRows()
+		if m.st.SetAlive(msg.alive) {
+			m.gen++
+			m.rebuildRows()
+		}
 	case tailMsg:
 		r := m.st.ApplyTail(msg.Tail, m.selected)
 		m.showEvents()
 		cmds = append(cmds, m.read(r)...)
+		cmds = append(cmds, m.loadCustom())
+	case customMsg:
+		if msg.id == m.selected {
+			m.ev.SetCustom(msg.id, msg.evs)
+		}
 	case historyMsg:
 		m.st.ApplyHistory(msg.SessionHistory)
 		m.showEvents()
@@ -258,6 +286,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, waitChangeCmd(m.ctx, msg.w), listingCmd(m.opt.Layout))
 	case strategiesMsg:
 		m.strategies = msg
+		m.cfgBell = msg.bell
 		m.list.SetPrices(msg.prices)
 		m.det.SetPrices(msg.prices)
 		m.det.Refresh(m.now())
@@ -274,8 +303,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		if !m.statusUntil.IsZero() && m.now().After(m.statusUntil) {
 			m.status, m.statusUntil = "", time.Time{}
+			m.gen++
 		}
-		m.det.Refresh(m.now())
+		// Redraw only when a text that depends on the time changed.
+		if c := m.clockKey(); c != m.clock {
+			m.clock = c
+			m.det.Refresh(m.now())
+			m.gen++
+		}
 		if m.tick > 0 {
 			cmds = append(cmds, tickCmd(m.tick))
 		}
@@ -283,7 +318,23 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, aliveCmd(reg, m.opt.Alive))
 		}
 	}
+	if m.ring {
+		m.ring = false
+		if m.opt.Bell || m.cfgBell {
+			cmds = append(cmds, tea.Raw(bell))
+		}
+	}
 	return m, tea.Batch(cmds...)
+}
+
+// bell is the terminal bell (BEL).
+const bell = "\a"
+
+// clockKey is every text of the frame that changes with the time alone:
+// the list's ages and the detail's run times (each pane says which).
+func (m Model) clockKey() string {
+	now := m.now()
+	return m.list.ClockKey(now) + "|" + m.det.ClockKey(now)
 }
 
 // read turns what the store asks to read into commands, in its order.
@@ -365,11 +416,33 @@ func (m *Model) rebuildRows() {
 		rows = append(rows, sessions.Row{Summary: s, Display: m.st.Display(s)})
 	}
 	m.list.SetRows(rows)
+	m.watchAsking(rows)
 	if m.follow {
 		m.list.SelectNewest()
 	}
 	if r, ok := m.list.Selected(); ok && r.ID == m.selected {
 		m.det.SetSummary(r.Summary, r.Display, m.now())
+	}
+}
+
+// watchAsking notes which sessions wait for the user, and asks for the
+// bell when one that was seen doing something else starts waiting. A
+// session's first sighting never rings (one already waiting when the
+// dashboard opens is not news), and nothing is noted before the registry
+// is read: until then every session looks stale.
+func (m *Model) watchAsking(rows []sessions.Row) {
+	if _, ok := m.st.Registry(); !ok {
+		return
+	}
+	for _, r := range rows {
+		if !r.Loaded {
+			continue // not read yet: its status is unknown, not changed
+		}
+		asks := r.Display == store.StatusNeedsInput
+		if was, seen := m.asking[r.ID]; seen && asks && !was {
+			m.ring = true
+		}
+		m.asking[r.ID] = asks
 	}
 }
 
@@ -397,7 +470,7 @@ func (m *Model) selectionChanged() []tea.Cmd {
 	m.selState = m.st.State(id)
 	m.showDetail()
 	m.showEvents()
-	cmds := []tea.Cmd{m.loadReq(), m.loadFeedback()}
+	cmds := []tea.Cmd{m.loadReq(), m.loadFeedback(), m.loadCustom()}
 	return append(cmds, m.read(m.st.Select(id))...)
 }
 
@@ -409,6 +482,15 @@ func (m *Model) showDetail() {
 	}
 	m.det.SetSession(r.Summary, r.Display, m.selState, m.now())
 	m.det.SetRecent(m.st.Events(r.ID), m.now())
+}
+
+// loadCustom reads the selected session's custom observability events
+// while the event tail shows decisions only (nil otherwise).
+func (m *Model) loadCustom() tea.Cmd {
+	if !m.ev.DecisionsOnly() || m.selected == "" {
+		return nil
+	}
+	return customCmd(m.opt.Layout, m.selected)
 }
 
 func (m *Model) showEvents() {

@@ -29,7 +29,12 @@ type (
 	aliveMsg   struct{ alive map[int]bool }
 	tailMsg    struct{ store.Tail }
 	historyMsg struct{ store.SessionHistory }
-	reqMsg     struct {
+	// customMsg: the custom observability events of one session.
+	customMsg struct {
+		id  string
+		evs []store.Event
+	}
+	reqMsg struct {
 		id   string
 		view reqpane.View
 	}
@@ -45,6 +50,7 @@ type (
 	// table, read from .spcstr/config.yaml.
 	strategiesMsg struct {
 		prices   pricing.Table
+		bell     bool // dashboard.bell
 		active   []strategy.Info
 		dryRun   bool // the whole config is dry-run
 		conflict bool // strategy.Validate reports a conflict

@@ -25,8 +25,9 @@ var (
 	buildErr  error
 )
 
-// spcstrBinary builds cmd/spcstr once per test run, into a folder TestMain
-// removes when the run ends.
+// spcstrBinary builds cmd/spcstr and its dashboard companion cmd/spcstr-tui
+// once per test run, side by side (spcstr finds the companion next to
+// itself), into a folder TestMain removes when the run ends.
 func spcstrBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -37,7 +38,8 @@ func spcstrBinary(t testing.TB) string {
 		}
 		builtDir = dir
 		builtBin = filepath.Join(dir, "spcstr")
-		cmd := exec.Command("go", "build", "-o", builtBin, "github.com/dylan-gluck/spcstr/cmd/spcstr")
+		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
+			"github.com/dylan-gluck/spcstr/cmd/spcstr", "github.com/dylan-gluck/spcstr/cmd/spcstr-tui")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
@@ -78,15 +80,30 @@ type tmuxPane struct {
 
 func startTUI(t testing.TB, w, h int) *tmuxPane {
 	t.Helper()
-	tm := needTmux(t)
-	bin := spcstrBinary(t)
 	root := filepath.Join(t.TempDir(), "proj")
 	if err := os.MkdirAll(filepath.Join(root, ".spcstr"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return startTUIAt(t, root, w, h)
+}
+
+// startTUIAt runs spcstr tui on the project root (its registry is
+// root/registry.json).
+func startTUIAt(t testing.TB, root string, w, h int) *tmuxPane {
+	t.Helper()
+	bin := spcstrBinary(t)
+	reg := filepath.Join(root, "registry.json")
+	shell := fmt.Sprintf("exec env SPCSTR_REGISTRY=%s TERM=xterm-256color %s tui -C %s", reg, bin, root)
+	return startPane(t, root, reg, bin, shell, w, h)
+}
+
+// startPane runs shell in a new tmux server's only pane and waits for its
+// first frame (a line saying "sessions").
+func startPane(t testing.TB, root, reg, bin, shell string, w, h int) *tmuxPane {
+	t.Helper()
+	tm := needTmux(t)
 	p := &tmuxPane{t: t, tmux: tm, socket: fmt.Sprintf("spcstr-test-%d-%d", os.Getpid(), time.Now().UnixNano()),
-		root: root, reg: filepath.Join(root, "registry.json"), bin: bin, session: "tui"}
-	shell := fmt.Sprintf("exec env SPCSTR_REGISTRY=%s TERM=xterm-256color %s tui -C %s", p.reg, bin, root)
+		root: root, reg: reg, bin: bin, session: "tui"}
 	p.run("new-session", "-d", "-s", p.session, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), shell)
 	t.Cleanup(func() { exec.Command(tm, "-L", p.socket, "kill-server").Run() })
 	pid, err := strconv.Atoi(strings.TrimSpace(p.run("display-message", "-p", "-t", p.session, "#{pane_pid}")))

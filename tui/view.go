@@ -95,11 +95,24 @@ func (m Model) tabs(active Pane, w int) string {
 
 // View draws the dashboard.
 func (m Model) View() tea.View {
-	v := tea.NewView(m.Render())
+	v := tea.NewView(m.frame())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "spcstr · " + m.project
 	return v
+}
+
+// frame is Render's result, drawn again only when an update may have
+// changed it (Bubble Tea asks for the view after every message, the clock
+// ticks included).
+func (m Model) frame() string {
+	c := m.shared
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.framed || c.frameGen != m.gen {
+		c.frame, c.frameGen, c.framed = m.Render(), m.gen, true
+	}
+	return c.frame
 }
 
 // Render draws the dashboard as a string (the View's content).

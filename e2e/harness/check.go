@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -24,24 +23,7 @@ type Record struct {
 
 // ReadCaptured reads a run's captured.jsonl.
 func ReadCaptured(outDir string) ([]Record, error) {
-	data, err := os.ReadFile(filepath.Join(outDir, "captured.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	var recs []Record
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var r Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("captured.jsonl:%d: %w", n, err)
-		}
-		recs = append(recs, r)
-	}
-	return recs, sc.Err()
+	return ReadJSONL[Record](filepath.Join(outDir, "captured.jsonl"))
 }
 
 // Check compares a run with its scenario's expect block and with what

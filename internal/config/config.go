@@ -27,6 +27,8 @@ type Config struct {
 	DryRun bool `yaml:"dry_run"`
 	// State bounds each session's state.json.
 	State State `yaml:"state"`
+	// Observability configures each session's observability.jsonl.
+	Observability Observability `yaml:"observability"`
 	// The feedback and strategies sections belong to their packages, which
 	// decode them with Section.
 
@@ -60,6 +62,19 @@ type State struct {
 	// state.json keeps (default 100; the logs keep them all).
 	Keep int `yaml:"keep"`
 }
+
+// Observability configures .spcstr/sessions/<id>/observability.jsonl
+// (docs/observability.md).
+type Observability struct {
+	// Enabled defaults to true; false writes no observability log.
+	Enabled *bool `yaml:"enabled"`
+	// Verbosity is minimal, standard (default) or verbose; package
+	// observe parses it.
+	Verbosity string `yaml:"verbosity"`
+}
+
+// On reports whether the observability log is written.
+func (o Observability) On() bool { return o.Enabled == nil || *o.Enabled }
 
 // Defaults.
 const (

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -32,6 +34,9 @@ type Options struct {
 	// and agents, read from the logs, for a session longer than the
 	// latest ones state.json keeps (nil: state.json's lists only).
 	History func(ctx context.Context, l state.Layout, id string) (*state.Session, error)
+	// Prices price the tokens (nil: the bundled table with the project's
+	// pricing: section, read once per Build or BuildAll).
+	Prices pricing.Table
 }
 
 type builder struct {
@@ -41,6 +46,9 @@ type builder struct {
 
 // Build summarises one session.
 func Build(ctx context.Context, l state.Layout, id string, opt Options) (*Summary, error) {
+	if opt.Prices == nil {
+		opt.Prices = projectPrices(l)
+	}
 	b := &builder{layout: l, opt: opt}
 	s, err := l.Load(id)
 	if err != nil {
@@ -64,12 +72,19 @@ func Build(ctx context.Context, l state.Layout, id string, opt Options) (*Summar
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return b.summary(ctx, s, t), nil
+	sum := b.summary(ctx, s, t)
+	if sum.Observability, err = b.observability(id, sum.Decisions.Timeline); err != nil {
+		return nil, fmt.Errorf("session %s: %w", id, err)
+	}
+	return sum, nil
 }
 
 // BuildAll summarises the given sessions in order. A session that cannot be
 // read is left out and reported in the returned error, after the others.
 func BuildAll(ctx context.Context, l state.Layout, ids []string, opt Options) ([]*Summary, error) {
+	if opt.Prices == nil {
+		opt.Prices = projectPrices(l)
+	}
 	var (
 		out  []*Summary
 		errs []error
@@ -102,6 +117,8 @@ func (b *builder) summary(ctx context.Context, s *state.Session, t *tally) *Summ
 		EndReason:      s.EndReason,
 		StartedAt:      s.CreatedAt.UTC(),
 		Compactions:    s.Compactions,
+		Title:          s.Title,
+		TitleSource:    s.TitleSource,
 		Starts:         []Start{},
 	}
 	if sum.ProjectDir == "" {
@@ -140,6 +157,8 @@ func (b *builder) summary(ctx context.Context, s *state.Session, t *tally) *Summ
 		ContextUsed: s.Tokens.ContextUsed, ContextWindow: s.Tokens.ContextWindow,
 		ContextPercent: math.Round(s.Tokens.ContextPercent()*10) / 10,
 	}
+
+	sum.Cost = cost(b.opt.Prices, s.Tokens, sum.Model)
 
 	sum.Prompts = prompts(s.Prompts)
 	sum.Agents = agentTree(s.AgentsHistory, t.parents)
@@ -304,14 +323,19 @@ func decisions(recs []Decision) Decisions {
 		if r.DryRun {
 			d.DryRun++
 		}
-		switch {
+		switch c := class(r.Decision, r.Reason, r.SystemMessage); {
 		case r.Error != "":
 			d.Errors++
-		case r.Decision == "allow":
+		case c == ClassWarn:
+			d.Warnings++
+		case c == ClassAllow:
 			d.Allows++
-		case r.Decision == "block":
+			if r.Context != "" {
+				d.Contexts++
+			}
+		case c == ClassBlock:
 			d.Blocks++
-		case r.Decision == "deny":
+		case c == ClassDeny:
 			d.Denies++
 		}
 	}
@@ -400,4 +424,26 @@ func transcriptModel(path string) string {
 		}
 	}
 	return ""
+}
+
+// projectPrices is the bundled price table with the project's pricing:
+// section over it (a section that does not parse leaves the bundled one).
+func projectPrices(l state.Layout) pricing.Table {
+	cfg, _ := config.Load(l.ConfigPath())
+	t, _ := pricing.Load(cfg)
+	return t
+}
+
+// cost estimates the session's cost (pricing.Table.Cost).
+func cost(t pricing.Table, tok state.Tokens, model string) Cost {
+	e := t.Cost(tok, model)
+	c := Cost{Estimate: true, Unpriced: e.Unpriced}
+	if c.Unpriced == nil {
+		c.Unpriced = []string{}
+	}
+	if e.Priced {
+		usd := math.Round(e.USD*10000) / 10000
+		c.USD = &usd
+	}
+	return c
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 )
 
 // Bounds on what the Markdown shows; the JSON export always has everything.
@@ -43,6 +45,9 @@ func (m *md) p(format string, args ...any) { fmt.Fprintf(m.b, format, args...) }
 func (m *md) session() {
 	s := m.s
 	m.p("# Session %s · %s\n\n", shortID(s.SessionID), statusLabel(s.Status))
+	if s.Title != "" {
+		m.p("- **Title**: %s\n", inline(s.Title, 200))
+	}
 	m.p("- **Session**: `%s`\n", s.SessionID)
 	m.p("- **Project**: `%s`\n", s.ProjectDir)
 	if s.Branch != "" {
@@ -70,6 +75,12 @@ func (m *md) session() {
 			num(t.Input), num(t.Output), num(t.CacheRead), num(t.CacheCreation))
 	} else {
 		m.p("- **Tokens**: none counted (no transcript read)\n")
+	}
+	switch c := s.Cost; {
+	case c.USD != nil:
+		m.p("- **Cost**: %s (estimate, list prices by model)\n", pricing.Format(*c.USD))
+	case len(c.Unpriced) > 0:
+		m.p("- **Cost**: no estimate: no price for %s\n", inline(strings.Join(c.Unpriced, ", "), 200))
 	}
 	if t.ContextUsed > 0 && t.ContextWindow > 0 {
 		m.p("- **Context**: %s of %s (%.1f%%)\n", num(t.ContextUsed), num(t.ContextWindow), t.ContextPercent)

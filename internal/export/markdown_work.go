@@ -186,45 +186,6 @@ func phase(s string) string {
 	return cell(s)
 }
 
-func (m *md) decisions() {
-	d := m.s.Decisions
-	m.heading("Decisions", -1)
-	m.p("- **Allows**: %s\n- **Blocks**: %s\n- **Denies**: %s\n- **Errors**: %s\n",
-		num(int64(d.Allows)), num(int64(d.Blocks)), num(int64(d.Denies)), num(int64(d.Errors)))
-	if len(d.Timeline) == 0 {
-		m.p("\nNo gate or strategy decided anything in this session.\n")
-		return
-	}
-	if d.DryRun > 0 {
-		if d.DryRun == len(d.Timeline) {
-			m.p("\nAll of them were dry runs: logged, not enforced.\n")
-		} else if d.DryRun == 1 {
-			m.p("\n1 of them was a dry run: logged, not enforced.\n")
-		} else {
-			m.p("\n%s of them were dry runs: logged, not enforced.\n", num(int64(d.DryRun)))
-		}
-	}
-	m.p("\nSources: %s.\n", strings.Join(d.Sources, ", "))
-	m.p("\n**Timeline**\n\n| Time | Source | Hook | Decision | Details |\n| --- | --- | --- | --- | --- |\n")
-	shown := d.Timeline[max(0, len(d.Timeline)-mdMaxRows):]
-	for _, r := range shown {
-		dec := strings.ToUpper(r.Decision)
-		details := r.Reason
-		if details == "" {
-			details = r.Message
-		}
-		if r.Error != "" {
-			dec = "ERROR"
-			details = strings.TrimSpace(r.Error + "; " + r.Reason)
-		}
-		if r.DryRun {
-			dec += " (dry run)"
-		}
-		m.p("| %s | %s | %s | %s | %s |\n", m.time(r.Timestamp), cell(r.Source), cell(r.Hook), dec, cell(details))
-	}
-	m.omitted(len(d.Timeline)-len(shown), "earlier decisions")
-}
-
 func (m *md) events() {
 	e := m.s.Events
 	m.heading("Events", -1)

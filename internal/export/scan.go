@@ -211,6 +211,7 @@ func (sc *scanner) decision(raw []byte) {
 	sc.t.decisions = append(sc.t.decisions, Decision{
 		Timestamp: r.Timestamp, RequestID: r.RequestID, Source: r.Source, Hook: r.Hook,
 		Decision: r.Decision, Reason: r.Reason, Message: r.Message,
+		SystemMessage: r.SystemMessage, Context: r.Context,
 		DurationMS: r.DurationMS, DryRun: r.DryRun, Error: r.Error,
 	})
 }

@@ -59,7 +59,7 @@ func TestSchemaCatchesDrift(t *testing.T) {
 	validate(t, []byte(`{"schema":"`+export.Schema+`","generated_at":"2026-01-01T00:00:00Z","generator":"","sessions":[]}`))
 	for _, doc := range []string{
 		`{"schema":"` + export.Schema + `","generated_at":"2026-01-01T00:00:00Z","generator":"","sessions":[],"extra":1}`,
-		`{"schema":"spcstr.export/v2","generated_at":"2026-01-01T00:00:00Z","generator":"","sessions":[]}`,
+		`{"schema":"spcstr.export/v1","generated_at":"2026-01-01T00:00:00Z","generator":"","sessions":[]}`,
 	} {
 		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
 		if err != nil {

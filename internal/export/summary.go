@@ -8,7 +8,7 @@ import (
 // removed or changes meaning; added fields keep the version (readers must
 // ignore fields they do not know). SCHEMA.md documents every field and
 // schema.json is its JSON Schema.
-const Schema = "spcstr.export/v1"
+const Schema = "spcstr.export/v2"
 
 // Document is the JSON export: one or more session summaries.
 type Document struct {
@@ -21,25 +21,29 @@ type Document struct {
 // Summary is one session's summary. Every field is always present: lists are
 // [] when empty, strings "" when unknown, and times null when not reached.
 type Summary struct {
-	SessionID      string     `json:"session_id"`
-	ProjectDir     string     `json:"project_dir"`
-	Branch         string     `json:"branch"`
-	Cwd            string     `json:"cwd"`
-	Model          string     `json:"model"`
-	PermissionMode string     `json:"permission_mode"`
-	TranscriptPath string     `json:"transcript_path"`
-	Status         string     `json:"status"`
-	Active         bool       `json:"session_active"`
-	EndReason      string     `json:"end_reason"`
-	StartedAt      time.Time  `json:"started_at"`
-	EndedAt        *time.Time `json:"ended_at"`
-	LastEventAt    *time.Time `json:"last_event_at"`
+	SessionID      string `json:"session_id"`
+	ProjectDir     string `json:"project_dir"`
+	Branch         string `json:"branch"`
+	Cwd            string `json:"cwd"`
+	Model          string `json:"model"`
+	PermissionMode string `json:"permission_mode"`
+	TranscriptPath string `json:"transcript_path"`
+	// Title names the session (state.json's title and title_source).
+	Title       string     `json:"title"`
+	TitleSource string     `json:"title_source"`
+	Status      string     `json:"status"`
+	Active      bool       `json:"session_active"`
+	EndReason   string     `json:"end_reason"`
+	StartedAt   time.Time  `json:"started_at"`
+	EndedAt     *time.Time `json:"ended_at"`
+	LastEventAt *time.Time `json:"last_event_at"`
 	// DurationMS runs from StartedAt to EndedAt, or to LastEventAt while the
 	// session has not ended.
 	DurationMS  int64   `json:"duration_ms"`
 	Starts      []Start `json:"starts"`
 	Compactions int     `json:"compactions"`
 	Tokens      Tokens  `json:"tokens"`
+	Cost        Cost    `json:"cost"`
 	Totals      Totals  `json:"totals"`
 
 	Prompts       []Prompt       `json:"prompts"`
@@ -51,10 +55,11 @@ type Summary struct {
 	Todos         []Todo         `json:"todos"`
 	Tasks         []Task         `json:"tasks"`
 
-	Requirements Requirements `json:"requirements"`
-	FeedbackLoop FeedbackLoop `json:"feedback_loop"`
-	Decisions    Decisions    `json:"decisions"`
-	Events       Events       `json:"events"`
+	Requirements  Requirements  `json:"requirements"`
+	FeedbackLoop  FeedbackLoop  `json:"feedback_loop"`
+	Decisions     Decisions     `json:"decisions"`
+	Observability Observability `json:"observability"`
+	Events        Events        `json:"events"`
 }
 
 // Start is one SessionStart.
@@ -72,6 +77,15 @@ type Tokens struct {
 	ContextUsed    int64   `json:"context_used"`
 	ContextWindow  int64   `json:"context_window"`
 	ContextPercent float64 `json:"context_percent"`
+}
+
+// Cost is the session's estimated cost: its tokens priced by model
+// (package pricing). USD is null when a model that used tokens has no
+// price, or no tokens were counted; Unpriced names those models.
+type Cost struct {
+	USD      *float64 `json:"usd"`
+	Estimate bool     `json:"estimate"`
+	Unpriced []string `json:"unpriced_models"`
 }
 
 // Totals are the headline counts.
@@ -260,9 +274,15 @@ type FeedbackHistItem struct {
 }
 
 // Decisions summarises decisions.json for the session (the decision
-// summary, docs/logs.md). A record whose gate failed counts under Errors only.
+// summary, docs/logs.md). A record whose gate failed counts under Errors
+// only; an allow that showed the user a warning counts under Warnings, not
+// Allows.
 type Decisions struct {
-	Allows   int        `json:"allows"`
+	Allows int `json:"allows"`
+	// Warnings counts allows that showed the user a message.
+	Warnings int `json:"warnings"`
+	// Contexts counts the Allows that added context for Claude.
+	Contexts int        `json:"contexts"`
 	Blocks   int        `json:"blocks"`
 	Denies   int        `json:"denies"`
 	Errors   int        `json:"errors"`
@@ -273,16 +293,20 @@ type Decisions struct {
 
 // Decision is one decisions.json record.
 type Decision struct {
-	Timestamp  time.Time `json:"timestamp"`
-	RequestID  string    `json:"request_id"`
-	Source     string    `json:"source"`
-	Hook       string    `json:"hook"`
-	Decision   string    `json:"decision"`
-	Reason     string    `json:"reason"`
-	Message    string    `json:"message"`
-	DurationMS float64   `json:"duration_ms"`
-	DryRun     bool      `json:"dry_run"`
-	Error      string    `json:"error"`
+	Timestamp time.Time `json:"timestamp"`
+	RequestID string    `json:"request_id"`
+	Source    string    `json:"source"`
+	Hook      string    `json:"hook"`
+	Decision  string    `json:"decision"`
+	Reason    string    `json:"reason"`
+	Message   string    `json:"message"`
+	// SystemMessage and Context are what an allow told the user and
+	// Claude, as decisions.json keeps them (cut to 1 KiB).
+	SystemMessage string  `json:"system_message"`
+	Context       string  `json:"context"`
+	DurationMS    float64 `json:"duration_ms"`
+	DryRun        bool    `json:"dry_run"`
+	Error         string  `json:"error"`
 }
 
 // Events summarises the session's entries in the event logs.

@@ -13,9 +13,14 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/observe"
 	"github.com/dylan-gluck/spcstr/internal/pathglob"
 	"github.com/dylan-gluck/spcstr/state"
 )
+
+// CustomEvents are the custom observability event types the loop emits
+// (docs/observability.md): a phase_result per result it records.
+var CustomEvents = []string{observe.PhaseResult}
 
 // Source is the feedback loop's name in decisions.json.
 const Source = "feedback"
@@ -228,6 +233,10 @@ func (g *Gate) result(ctx context.Context, in *gate.Input, r AgentResult) ([]gat
 	})
 	if err != nil {
 		return nil, err
+	}
+	for _, res := range out.Applied {
+		in.Observe.Emit(Source, CustomEvents, observe.PhaseResult, map[string]any{"domain": res.Domain, "phase": res.Phase,
+			"status": res.Status, "agent": res.Agent, "marker": res.Marker, "kind": res.Kind, "iteration": l.Iteration})
 	}
 	v := gate.Verdict{Source: Source}
 	if in.Name != hookio.SubagentStop {

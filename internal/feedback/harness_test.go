@@ -1,9 +1,7 @@
 package feedback_test
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,10 +121,15 @@ func TestHarnessFeedbackLoop(t *testing.T) {
 		t.Errorf("files = %v", got)
 	}
 	var reasons []string
+	contexts := 0
 	err = logs.ScanFile(layout.LogPath(logs.Name(logs.Decisions, "")), func(raw []byte) error {
 		var rec gate.Record
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return err
+		}
+		if rec.Hook == "PostToolUse" && rec.Decision == gate.Allow && rec.Reason == gate.ReasonContext && strings.Contains(rec.Context, "backend code") {
+			contexts++ // the edit's context is recorded as an allow
+			return nil
 		}
 		if rec.Source != feedback.Source || rec.Hook != "Stop" || rec.RequestID == "" || rec.DryRun {
 			t.Errorf("decision record = %+v", rec)
@@ -138,27 +141,17 @@ func TestHarnessFeedbackLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"block pending:backend=review", "block pending:backend=test_planning", "block pending:backend=testing", "allow complete"}
-	if strings.Join(reasons, "|") != strings.Join(want, "|") {
-		t.Fatalf("decisions = %q, want %q", reasons, want)
+	if strings.Join(reasons, "|") != strings.Join(want, "|") || contexts != 1 {
+		t.Fatalf("decisions = %q (%d context records), want %q and 1", reasons, contexts, want)
 	}
 }
 
+// jsonLines reads one of a run's JSON Lines files.
 func jsonLines(t *testing.T, path string) []map[string]any {
 	t.Helper()
-	f, err := os.Open(path)
+	v, err := harness.ReadJSONL[map[string]any](path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []map[string]any
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var m map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, m)
-	}
-	return out
+	return v
 }

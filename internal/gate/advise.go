@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"time"
 )
@@ -50,14 +51,15 @@ func Advise(ctx context.Context, gates []Gate, in *Input, verdicts []Verdict, cl
 		dur := float64(clock().Sub(t0).Microseconds()) / 1000
 		if err != nil {
 			failures = append(failures, fmt.Sprintf("%s failed: %v", g.Name(), err))
+			reportError(in.Observe, g.Name(), err)
 			records = append(records, Record{Source: g.Name(), Decision: Allow, Reason: "advisor error, failing open", Error: err.Error(), DurationMS: dur})
 		}
 		for _, v := range vs {
 			if v.Source == "" {
 				v.Source = g.Name()
 			}
-			if v.Decision != "" {
-				records = append(records, Record{Source: v.Source, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur, DryRun: v.DryRun})
+			if rec, ok := record(v, g.Name(), dur); ok {
+				records = append(records, rec)
 			}
 			out = append(out, v)
 		}
@@ -68,7 +70,7 @@ func Advise(ctx context.Context, gates []Gate, in *Input, verdicts []Verdict, cl
 func safeAdvise(ctx context.Context, a Advisor, in *Input, escalated []Verdict) (v []Verdict, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("advisor panic: %v", p)
+			err = &panicError{value: p, stack: debug.Stack(), what: "advisor panic"}
 		}
 	}()
 	return a.Advise(ctx, in, escalated)

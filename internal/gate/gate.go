@@ -15,6 +15,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/observe"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -67,6 +68,10 @@ type Input struct {
 	Now     time.Time
 	// Getenv reads the hook's environment (tests substitute it).
 	Getenv func(string) string
+	// Observe collects the hook's observability events (nil: none). Run
+	// reports every decision and failure into it; gates emit their custom
+	// events through it (observe.Request.Emit).
+	Observe *observe.Request
 	// Replay marks an event replayed by `spcstr strategy dry-run`, not
 	// sent by Claude Code: a gate acts on nothing outside the process (no
 	// bell, no command) and says in its verdict what it would have done.
@@ -164,15 +169,19 @@ func CanBlock(name string) bool {
 
 // Record is one entry of decisions.json (docs/logs.md).
 type Record struct {
-	RequestID  string    `json:"request_id"`
-	SessionID  string    `json:"session_id"`
-	Timestamp  time.Time `json:"timestamp"`
-	Source     string    `json:"source"`
-	Hook       string    `json:"hook"`
-	Decision   string    `json:"decision"`
-	Reason     string    `json:"reason,omitempty"`
-	Message    string    `json:"message,omitempty"`
-	DurationMS float64   `json:"duration_ms"`
-	DryRun     bool      `json:"dry_run"`
-	Error      string    `json:"error,omitempty"`
+	RequestID string    `json:"request_id"`
+	SessionID string    `json:"session_id"`
+	Timestamp time.Time `json:"timestamp"`
+	Source    string    `json:"source"`
+	Hook      string    `json:"hook"`
+	Decision  string    `json:"decision"`
+	Reason    string    `json:"reason,omitempty"`
+	Message   string    `json:"message,omitempty"`
+	// SystemMessage and Context are what an allow told the user and
+	// Claude (a warning, injected context), each cut to 1 KiB.
+	SystemMessage string  `json:"system_message,omitempty"`
+	Context       string  `json:"context,omitempty"`
+	DurationMS    float64 `json:"duration_ms"`
+	DryRun        bool    `json:"dry_run"`
+	Error         string  `json:"error,omitempty"`
 }

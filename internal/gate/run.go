@@ -2,11 +2,14 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math/rand/v2"
+	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/observe"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -61,14 +64,18 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 		records  []Record
 		failures []string
 	)
+	obs := in.Observe
 	for _, g := range gates {
 		t0 := clock()
 		verdicts, err := evaluate(ctx, g, in)
-		dur := float64(clock().Sub(t0).Microseconds()) / 1000
+		took := clock().Sub(t0)
+		dur := float64(took.Microseconds()) / 1000
+		obs.GateTime(g.Name(), took)
 		if err != nil {
 			msg := fmt.Sprintf("%s failed: %v", g.Name(), err)
 			s.Errors = append(s.Errors, state.Error{Timestamp: in.Now, Type: state.ErrorSpcstr, Message: msg})
 			failures = append(failures, msg)
+			reportError(obs, g.Name(), err)
 			closed, rec := failed(g, in.Name, err)
 			if closed != nil {
 				verdicts = closed
@@ -87,8 +94,10 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 				v.Source = g.Name() // a verdict speaks for its gate unless it names a strategy
 				verdicts[i].Source = v.Source
 			}
-			if v.Decision != "" && err == nil {
-				records = append(records, Record{Source: v.Source, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur, DryRun: v.DryRun})
+			if err == nil {
+				if rec, ok := record(v, g.Name(), dur); ok {
+					records = append(records, rec)
+				}
 			}
 		}
 		all = append(all, verdicts...)
@@ -105,7 +114,12 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 		}
 	}
 	all, records = append(all, advice...), append(records, adviceRecs...)
-	stamp(records, requestID(), s.SessionID, in.Now, in.Name, dry)
+	reqID := obs.ID()
+	if reqID == "" {
+		reqID = observe.NewRequestID()
+	}
+	stamp(records, reqID, s.SessionID, in.Now, in.Name, dry)
+	observeDecisions(in, records)
 	// Dry-run (global, or a verdict's own): log everything, enforce
 	// nothing: drop the decision, and tell the user what would have been
 	// done (dryrun.go).
@@ -122,10 +136,115 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 func evaluate(ctx context.Context, g Gate, in *Input) (v []Verdict, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v", p)
+			err = &panicError{value: p, stack: debug.Stack()}
 		}
 	}()
 	return g.Evaluate(ctx, in)
+}
+
+// panicError is a gate's panic, with the stack it was raised on.
+type panicError struct {
+	value any
+	stack []byte
+	what  string // "panic" (a gate) or "advisor panic"
+}
+
+func (p *panicError) Error() string {
+	what := p.what
+	if what == "" {
+		what = "panic"
+	}
+	return fmt.Sprintf("%s: %v", what, p.value)
+}
+
+// record turns a verdict of gate into its decision record: a decision, or
+// an allow for a verdict that only tells Claude or the user something
+// (context, a warning). A verdict that says nothing leaves no record.
+func record(v Verdict, gate string, dur float64) (Record, bool) {
+	src := v.Source
+	if src == "" {
+		src = gate // a verdict speaks for its gate unless it names a strategy
+	}
+	rec := Record{Source: src, Decision: v.Decision, Reason: v.Reason, Message: v.Message, DurationMS: dur, DryRun: v.DryRun,
+		SystemMessage: observe.Cut(v.SystemMessage, recordText), Context: observe.Cut(v.Context, recordText)}
+	if rec.Decision == "" {
+		if v.Context == "" && v.SystemMessage == "" {
+			return Record{}, false
+		}
+		rec.Decision = Allow
+		if rec.Reason == "" {
+			rec.Reason = ReasonContext
+			if v.SystemMessage != "" {
+				rec.Reason = ReasonWarning
+			}
+		}
+	}
+	return rec, true
+}
+
+// recordText caps the context and system message a record keeps.
+const recordText = 1024
+
+// Reasons of the allow records of verdicts that carry no decision.
+const (
+	ReasonWarning = "warning" // a message shown to the user
+	ReasonContext = "context" // context added for Claude
+)
+
+// reportError records a gate's failure as an error event: its kind (the
+// error's Go type, or "panic") and, for verbose, a panic's stack or the
+// chain of wrapped errors.
+func reportError(obs *observe.Request, gate string, err error) {
+	if obs == nil {
+		return
+	}
+	var p *panicError
+	if errors.As(err, &p) {
+		obs.Error(gate, "panic", err.Error(), string(p.stack))
+		return
+	}
+	var chain []string
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		chain = append(chain, fmt.Sprintf("%T: %v", e, e))
+	}
+	obs.Error(gate, fmt.Sprintf("%T", err), err.Error(), strings.Join(chain, "\n"))
+}
+
+// observeDecisions reports every decision record as a decision event;
+// verbose adds what the session's transcript looked like then.
+func observeDecisions(in *Input, records []Record) {
+	obs := in.Observe
+	if obs.Verbosity() == observe.Off {
+		return
+	}
+	var detail map[string]any
+	if obs.Verbose() {
+		detail = transcriptContext(in)
+	}
+	for _, r := range records {
+		obs.Decision(observe.DecisionInfo{Source: r.Source, Decision: r.Decision, Reason: r.Reason, Message: r.Message,
+			Context: r.Context, SystemMessage: r.SystemMessage, DryRun: r.DryRun, DurationMS: r.DurationMS, Timestamp: r.Timestamp}, detail)
+	}
+}
+
+// transcriptContext is the verbose detail of a decision: where the session
+// stood when it was taken.
+func transcriptContext(in *Input) map[string]any {
+	t := map[string]any{}
+	if s := in.Session; s != nil {
+		t["transcript_path"] = s.TranscriptPath
+		t["context_used"] = s.Tokens.ContextUsed
+		t["context_window"] = s.Tokens.ContextWindow
+		t["tool_calls"] = s.ToolCalls()
+	}
+	if ev := in.Event; ev != nil {
+		for k, v := range map[string]string{"tool_name": ev.ToolName, "tool_use_id": ev.ToolUseID, "agent_id": ev.AgentID, "agent_type": ev.AgentType} {
+			if v != "" {
+				t[k] = v
+			}
+		}
+	}
+	return map[string]any{"transcript": t}
 }
 
 // failed decides what a gate's failure on event name does: nothing (fail
@@ -157,11 +276,4 @@ func stamp(records []Record, reqID, session string, now time.Time, hook string, 
 			records[i].Source = "unknown"
 		}
 	}
-}
-
-// requestID names one hook invocation in decisions.json. math/rand/v2 is
-// seeded from the OS per process; crypto/rand would add its package init to
-// every hook call for no benefit here.
-func requestID() string {
-	return fmt.Sprintf("%016x", rand.Uint64())
 }

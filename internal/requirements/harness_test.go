@@ -1,7 +1,6 @@
 package requirements_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -127,28 +126,11 @@ func TestHarnessReqGate(t *testing.T) {
 
 func readLines[T any](t *testing.T, path string) []T {
 	t.Helper()
-	f, err := os.Open(path)
+	v, err := harness.ReadJSONL[T](path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, v)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return v
 }
 
 // captured is one line of the harness's captured.jsonl.

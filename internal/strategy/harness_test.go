@@ -1,7 +1,6 @@
 package strategy_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -42,36 +41,30 @@ func runScenario(t *testing.T, name string) string {
 	return out
 }
 
-// hookResult is one hook invocation: its payload and spcstr's answer.
-type hookResult struct {
-	Event   string
-	Payload map[string]any
-	Answer  map[string]any
+// results pairs captured payloads with spcstr's answers; every hook must
+// have exited 0.
+func results(t *testing.T, out string) []harness.HookRun {
+	t.Helper()
+	runs, err := harness.HookRuns(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.ExitCode != 0 {
+			t.Errorf("%s hook exited %d: %s", r.Event, r.ExitCode, r.Stderr)
+		}
+	}
+	return runs
 }
 
-// results pairs captured payloads with spcstr's answers (both files are
-// written in invocation order by the capture wrapper).
-func results(t *testing.T, out string) []hookResult {
+// jsonLines reads one of a run's JSON Lines files.
+func jsonLines(t *testing.T, path string) []map[string]any {
 	t.Helper()
-	captured := jsonLines(t, filepath.Join(out, "captured.jsonl"))
-	answers := jsonLines(t, filepath.Join(out, "hook_results.jsonl"))
-	if len(captured) != len(answers) {
-		t.Fatalf("%d payloads, %d results", len(captured), len(answers))
+	v, err := harness.ReadJSONL[map[string]any](path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var rs []hookResult
-	for i, c := range captured {
-		r := hookResult{Event: c["event"].(string), Payload: c["payload"].(map[string]any)}
-		if code, _ := answers[i]["exit_code"].(float64); code != 0 {
-			t.Errorf("%s hook exited %v: %v", r.Event, code, answers[i]["stderr"])
-		}
-		if s, _ := answers[i]["stdout"].(string); strings.TrimSpace(s) != "" {
-			if err := json.Unmarshal([]byte(s), &r.Answer); err != nil {
-				t.Errorf("%s answer %q: %v", r.Event, s, err)
-			}
-		}
-		rs = append(rs, r)
-	}
-	return rs
+	return v
 }
 
 func decisions(t *testing.T, out string) []gate.Record {
@@ -97,7 +90,7 @@ func decisions(t *testing.T, out string) []gate.Record {
 // own Edit goes through.
 func TestHarnessAgentFirst(t *testing.T) {
 	out := runScenario(t, "agent-first")
-	var edits []hookResult
+	var edits []harness.HookRun
 	for _, r := range results(t, out) {
 		if r.Event == "PreToolUse" && r.Payload["tool_name"] == "Edit" {
 			edits = append(edits, r)
@@ -146,8 +139,8 @@ func TestHarnessAgentFirst(t *testing.T) {
 func TestHarnessSkillCompliance(t *testing.T) {
 	out := runScenario(t, "skill-compliance")
 	project := filepath.Join(out, "project")
-	var subStops []hookResult
-	var mainStops []hookResult
+	var subStops []harness.HookRun
+	var mainStops []harness.HookRun
 	for _, r := range results(t, out) {
 		switch r.Event {
 		case "SubagentStop":
@@ -197,24 +190,4 @@ func TestHarnessSkillCompliance(t *testing.T) {
 	if strings.Join(got, "|") != want {
 		t.Fatalf("output-location decisions = %q, want %q", got, want)
 	}
-}
-
-func jsonLines(t *testing.T, path string) []map[string]any {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []map[string]any
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var m map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		out = append(out, m)
-	}
-	return out
 }

@@ -123,6 +123,7 @@ type lrCheckpoint struct {
 }
 
 func (s *longRunning) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, error) {
+	defer s.reportProgress(in)
 	switch in.Name {
 	case hookio.SessionStart:
 		return s.sessionStart(ctx, in)

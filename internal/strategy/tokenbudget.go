@@ -3,6 +3,7 @@ package strategy
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/observe"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -189,6 +191,8 @@ func (s *tokenBudget) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdic
 	for i := 0; i <= level; i++ {
 		in.Session.Note(key(i))
 	}
+	emit(in, NameTokenBudget, observe.ThresholdCrossed, map[string]any{"level": tokenLevels[level], "measure": s.o.Measure,
+		"used": used, "threshold": thresholds[level].of(window), "context_window": window, "percent": math.Round(t.ContextPercent()*10) / 10})
 	amount := s.describe(t)
 	v := gate.Verdict{}
 	switch level {

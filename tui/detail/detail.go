@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -134,6 +135,29 @@ func (m *Model) View() string {
 	return m.vp.View()
 }
 
+// ClockKey is what the pane shows that changes with the time alone: the
+// session's run time while it runs, its running agents' times, and the
+// sparkline's current minute. Refresh is needed only when it changed.
+func (m *Model) ClockKey(now time.Time) string {
+	s := m.sess
+	if !m.has || s == nil {
+		return ""
+	}
+	var b strings.Builder
+	if len(s.Activity) > 0 {
+		b.WriteString(strconv.FormatInt(now.Unix()/60, 10))
+	}
+	if !s.CreatedAt.IsZero() && m.display != store.StatusEnded && m.display != store.StatusStale {
+		b.WriteString(" " + text.Duration(now.Sub(s.CreatedAt).Round(time.Second)))
+	}
+	for i := range s.AgentsHistory {
+		if a := &s.AgentsHistory[i]; a.Running() && !a.StartedAt.IsZero() {
+			b.WriteString(" " + text.Duration(now.Sub(a.StartedAt).Round(time.Second)))
+		}
+	}
+	return b.String()
+}
+
 // Refresh rebuilds the content (durations and ages are relative to now).
 func (m *Model) Refresh(now time.Time) {
 	if !m.has {
@@ -162,6 +186,11 @@ func (m *Model) render(now time.Time) []string {
 	add(paint(sym+" "+label) + "  " + st.Title.Render(r.ID))
 	if r.Title != "" {
 		for _, l := range wrapIndent(st.Bold.Render(r.Title), w, 0) {
+			add(l)
+		}
+	}
+	if m.display == store.StatusNeedsInput && r.Asks != "" {
+		for _, l := range wrapIndent(st.NeedsInput.Render("waiting for you: "+r.Asks), w, 2) {
 			add(l)
 		}
 	}

@@ -1,9 +1,11 @@
 // Package events is the dashboard's live event tail: the newest entries of
 // the event logs (and decisions) for the selected session, or for every
-// session, newest at the bottom, following new entries unless scrolled up.
+// session, newest at the bottom, following new entries unless scrolled up;
+// "/" finds events by their text (prompt, file path, command, error).
 package events
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -21,8 +23,12 @@ import (
 type KeyMap struct {
 	pane.ScrollKeys
 	All key.Binding
-	// Decisions toggles showing only gate decisions.
+	// Decisions toggles showing only gate decisions (warnings and
+	// injected context included) and the selected session's custom
+	// events.
 	Decisions key.Binding
+	// Find filters the tail by text; AcceptFind and ClearFind end it.
+	Find, AcceptFind, ClearFind key.Binding
 }
 
 // Help texts of the Decisions binding, by what a press switches to.
@@ -37,15 +43,20 @@ func DefaultKeyMap() KeyMap {
 		ScrollKeys: pane.DefaultScrollKeys("oldest", "newest (follow)"),
 		All:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all sessions / selected")),
 		Decisions:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", helpDecisionsOnly)),
+		Find:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find events")),
+		AcceptFind: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the search")),
+		ClearFind:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the search")),
 	}
 }
 
 // ShortHelp implements help.KeyMap.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.All, k.Decisions, k.Bottom} }
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.All, k.Decisions, k.Find, k.Bottom}
+}
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{append(k.Bindings(), k.All, k.Decisions)}
+	return [][]key.Binding{append(k.Bindings(), k.All, k.Decisions, k.Find, k.AcceptFind, k.ClearFind)}
 }
 
 // Model is the event tail pane.
@@ -55,11 +66,19 @@ type Model struct {
 	vp     viewport.Model
 	evs    []store.Event
 	all    bool
-	// decisions shows only gate decisions (Event "Decision").
+	// decisions shows only gate decisions (Event "Decision") and the
+	// custom events of customFor (Event "Custom").
 	decisions bool
+	custom    []store.Event
+	customFor string
 	session   string
 	width     int
 	height    int
+	// find is the search typed after "/" (editing while it is typed);
+	// shown and total count the events it keeps and those it searched.
+	find         string
+	editing      bool
+	shown, total int
 }
 
 var (
@@ -75,8 +94,19 @@ func New(st *theme.Styles) *Model {
 	return &Model{Keys: DefaultKeyMap(), styles: st, vp: vp}
 }
 
-// ShortHelp implements help.KeyMap.
-func (m *Model) ShortHelp() []key.Binding { return m.Keys.ShortHelp() }
+// ShortHelp implements help.KeyMap: the search's keys while it is typed.
+func (m *Model) ShortHelp() []key.Binding {
+	if m.editing {
+		return []key.Binding{m.Keys.AcceptFind, m.Keys.ClearFind}
+	}
+	return m.Keys.ShortHelp()
+}
+
+// Editing reports whether a search is being typed (every key goes to it).
+func (m *Model) Editing() bool { return m.editing }
+
+// Find returns the search text ("" when none).
+func (m *Model) Find() string { return m.find }
 
 // FullHelp implements help.KeyMap.
 func (m *Model) FullHelp() [][]key.Binding { return m.Keys.FullHelp() }
@@ -88,8 +118,18 @@ func (m *Model) SetStyles(st *theme.Styles) { m.styles = st; m.render() }
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.vp.SetWidth(w)
-	m.vp.SetHeight(max(h-1, 0))
+	m.fit()
 	m.render()
+}
+
+// fit sizes the viewport: the pane less its title and, while there is a
+// search, its line.
+func (m *Model) fit() {
+	h := m.height - 1
+	if m.editing || m.find != "" {
+		h--
+	}
+	m.vp.SetHeight(max(h, 0))
 }
 
 // All reports whether every session's events are shown.
@@ -105,6 +145,15 @@ func (m *Model) SetEvents(session string, evs []store.Event) {
 	m.render()
 }
 
+// SetCustom replaces the custom observability events of session id shown
+// with the decisions (oldest first).
+func (m *Model) SetCustom(id string, evs []store.Event) {
+	m.customFor, m.custom = id, evs
+	if m.decisions {
+		m.render()
+	}
+}
+
 // ScrollKeys implements pane.Scroller.
 func (m *Model) ScrollKeys() pane.ScrollKeys { return m.Keys.ScrollKeys }
 
@@ -116,12 +165,22 @@ func (m *Model) render() {
 	evs, empty := m.evs, " No events in the log tails yet."
 	if m.decisions {
 		evs, empty = Decisions(m.evs), " No gate decisions in the log tails yet."
+		if m.customFor != "" && (m.all || m.customFor == m.session) {
+			evs = append(evs, m.custom...)
+			store.SortEvents(evs)
+		}
 		// The title says these are decisions: lead with the source
 		// (red for deny/block), then decision, hook and reason.
 		for i := range evs {
 			evs[i].Event, evs[i].Tool = evs[i].Tool, ""
 		}
 	}
+	m.total = len(evs)
+	if f := strings.ToLower(strings.TrimSpace(m.find)); f != "" {
+		evs = Find(evs, f)
+		empty = " No event matches the search."
+	}
+	m.shown = len(evs)
 	var lines []string
 	if len(evs) == 0 {
 		lines = []string{m.styles.Faint.Render(empty)}
@@ -141,11 +200,23 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if m.editing {
+		m.typeFind(k)
+		return nil
+	}
 	if mv, ok := m.Keys.Match(k); ok {
 		m.Scroll(mv)
 		return nil
 	}
 	switch {
+	case key.Matches(k, m.Keys.Find):
+		m.editing = true
+		m.fit()
+	case key.Matches(k, m.Keys.ClearFind) && m.find != "":
+		m.find = ""
+		m.fit()
+		m.vp.GotoBottom()
+		m.render()
 	case key.Matches(k, m.Keys.All):
 		m.all = !m.all
 	case key.Matches(k, m.Keys.Decisions):
@@ -159,6 +230,47 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		m.render()
 	}
 	return nil
+}
+
+// typeFind applies a key to the search being typed.
+func (m *Model) typeFind(k tea.KeyPressMsg) {
+	switch {
+	case key.Matches(k, m.Keys.ClearFind):
+		m.editing, m.find = false, ""
+	case key.Matches(k, m.Keys.AcceptFind):
+		m.editing = false
+	case k.String() == "backspace":
+		if r := []rune(m.find); len(r) > 0 {
+			m.find = string(r[:len(r)-1])
+		}
+	case k.String() == "ctrl+u":
+		m.find = ""
+	case k.Text != "" && k.Mod&^tea.ModShift == 0:
+		m.find += text.Sanitize(k.Text)
+	case k.String() == "space":
+		m.find += " "
+	default:
+		return
+	}
+	m.fit()
+	m.vp.GotoBottom()
+	m.render()
+}
+
+// Find returns the events whose text holds f (lower case): the prompt,
+// path, command or reason they show, their error, tool, event name or
+// agent.
+func Find(evs []store.Event, f string) []store.Event {
+	var out []store.Event
+	for _, e := range evs {
+		for _, s := range []string{e.Detail, e.Error, e.Tool, e.Event, e.Agent} {
+			if strings.Contains(strings.ToLower(s), f) {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Decisions returns a copy of the gate decisions among evs (Event
@@ -189,9 +301,28 @@ func (m *Model) View() string {
 	if !m.vp.AtBottom() {
 		follow = m.styles.Warn.Render(" paused (G follows)")
 	}
+	if m.find != "" && !m.editing {
+		matches := itoa(m.shown) + " matches"
+		if m.shown == 1 {
+			matches = "1 match"
+		}
+		title += " · " + matches + " of " + itoa(m.total)
+	}
 	head := text.Right(m.styles.Section.Render(title), follow, m.width)
 	if m.height == 1 {
 		return head
 	}
-	return head + "\n" + m.vp.View()
+	out := head + "\n" + m.vp.View()
+	if m.editing || m.find != "" {
+		f := m.styles.Filter.Render("/") + m.find
+		if m.editing {
+			f += m.styles.Cursor.Render("█")
+		} else {
+			f += m.styles.Faint.Render("  (esc clears)")
+		}
+		out += "\n" + text.Fit(f, m.width)
+	}
+	return out
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }

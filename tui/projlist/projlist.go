@@ -6,6 +6,7 @@
 package projlist
 
 import (
+	"cmp"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -195,8 +196,8 @@ func (m *Model) groupLines(g Group, sel bool, now time.Time) []string {
 		if s.Branch != "" {
 			left += " " + st.Info.Render(s.Branch)
 		}
-		if s.LastPrompt != "" {
-			left += " " + st.Subtle.Render(s.LastPrompt)
+		if label := cmp.Or(s.Title, s.LastPrompt); label != "" {
+			left += " " + st.Subtle.Render(label)
 		}
 		lines = append(lines, text.Fit(text.Right(text.Trunc(left, max(w-6, 1)), st.Subtle.Render(" "+text.Age(now, s.LastAt)), w), w))
 	}

@@ -1,12 +1,15 @@
 // Package sessions is the dashboard's sessions pane: every session of the
-// project, newest activity first, with its title, status, age, id, branch,
+// project, those that need input first (highlighted, with what they wait
+// for), then newest activity first, with its title, status, age, id, branch,
 // a sparkline of events per minute, a few counts and its estimated cost; a
 // filter typed after "/" (it matches titles too); and a cursor whose
 // session the other panes show.
 package sessions
 
 import (
+	"cmp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -138,6 +141,10 @@ func (m *Model) SetRows(rows []Row) {
 	sel, had := m.Selected()
 	m.rows = rows
 	sort.SliceStable(m.rows, func(i, j int) bool {
+		// A session that waits for the user comes first.
+		if ni, nj := m.rows[i].Display == store.StatusNeedsInput, m.rows[j].Display == store.StatusNeedsInput; ni != nj {
+			return ni
+		}
 		if !m.rows[i].LastAt.Equal(m.rows[j].LastAt) {
 			return m.rows[i].LastAt.After(m.rows[j].LastAt)
 		}
@@ -188,6 +195,19 @@ func (m *Model) SelectNewest() {
 	}
 	m.cursor = max(best, 0)
 	m.clamp()
+}
+
+// ClockKey is what the list shows that changes with the time alone: the
+// shown rows' ages and the sparklines' current minute.
+func (m *Model) ClockKey(now time.Time) string {
+	var b strings.Builder
+	b.WriteString(strconv.FormatInt(now.Unix()/60, 10))
+	per := max(m.listHeight()/rowHeight, 1)
+	for i := m.offset; i < len(m.visible) && i < m.offset+per; i++ {
+		b.WriteByte(' ')
+		b.WriteString(text.Age(now, m.rows[m.visible[i]].LastAt))
+	}
+	return b.String()
 }
 
 // Move moves the cursor by n rows.
@@ -374,6 +394,10 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 	if r.Title == "" {
 		title = st.Faint.Render("no prompt yet")
 	}
+	needs := r.Display == store.StatusNeedsInput
+	if needs {
+		title = st.NeedsInput.Render(cmp.Or(r.Title, "no prompt yet"))
+	}
 	right := " " + paint(label) + st.Subtle.Render(" "+text.Age(now, r.LastAt))
 	line1 := text.Right(mark+paint(sym)+" "+title, right, w)
 
@@ -383,7 +407,10 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 		id += " " + st.Info.Render(r.Branch)
 	}
 	var line2 string
-	if r.Damaged != "" {
+	if needs && r.Asks != "" {
+		// What it waits for says more than its sparkline.
+		line2 = id + " " + st.NeedsInput.Render(r.Asks)
+	} else if r.Damaged != "" {
 		line2 = id + " " + st.Warn.Render("⚠ "+r.Damaged)
 	} else if !r.Loaded {
 		line2 = id + " " + st.Faint.Render("loading…")

@@ -54,7 +54,7 @@ func clean(s *state.Session) {
 // cleanEvent sanitises the text fields of a log entry read for the tail.
 func cleanEvent(e *Event) {
 	c := text.Sanitize
-	e.Session, e.Event, e.Tool, e.Detail, e.Agent = c(e.Session), c(e.Event), c(e.Tool), c(e.Detail), c(e.Agent)
+	e.Session, e.Event, e.Tool, e.Detail, e.Agent, e.Error = c(e.Session), c(e.Event), c(e.Tool), c(e.Detail), c(e.Agent), c(e.Error)
 }
 
 func cleanAll(xs []string) {

@@ -21,7 +21,10 @@ type Event struct {
 	Tool    string
 	Detail  string // command, path, prompt, reason... on one line
 	Agent   string // subagent type when fired inside a subagent
-	Failed  bool   // a failure, an error or a deny/block decision
+	// Error is the event's error text when Detail shows something else
+	// (a failed command's error), for finding events by their error.
+	Error  string
+	Failed bool // a failure, an error or a deny/block decision
 }
 
 // tailWindow is how much of each log's end is read at startup.
@@ -155,6 +158,9 @@ type rawEntry struct {
 	Reason   string `json:"reason"`
 	Message  string `json:"message"`
 	DryRun   bool   `json:"dry_run"`
+	// allows that warned the user or added context
+	SystemMessage string `json:"system_message"`
+	Context       string `json:"context"`
 }
 
 type rawInput struct {
@@ -182,6 +188,13 @@ type rawInput struct {
 	TaskSubject  string `json:"task_subject"`
 	LastMessage  string `json:"last_assistant_message"`
 	Notification string `json:"notification_type"`
+}
+
+func outcomeError(e rawEntry) string {
+	if e.Outcome == nil {
+		return ""
+	}
+	return e.Outcome.Error
 }
 
 // ParseEvent reduces one raw log entry to an Event, its text made safe to
@@ -216,11 +229,22 @@ func parseEvent(raw []byte) (Event, bool) {
 	if e.Event == "" && e.Decision != "" {
 		ev.Event = "Decision"
 		ev.Tool = e.Source
-		d := e.Decision + " " + e.Hook
+		dec := e.Decision
+		if dec == "allow" && (e.SystemMessage != "" || e.Reason == "warning") {
+			dec = "warn" // an allow that showed the user a message
+		}
+		d := dec + " " + e.Hook
 		if e.DryRun {
 			d += " (dry run)"
 		}
-		if why := cmp.Or(e.Reason, e.Message); why != "" {
+		why := cmp.Or(e.Reason, e.Message)
+		switch {
+		case dec == "warn" && e.SystemMessage != "" && (why == "" || why == "warning"):
+			why = e.SystemMessage
+		case why == "context" && e.Context != "":
+			why = "context: " + e.Context
+		}
+		if why != "" {
 			d += ": " + why
 		}
 		ev.Detail = OneLine(d, 300)
@@ -277,6 +301,9 @@ func parseEvent(raw []byte) (Event, bool) {
 		}
 	}
 	ev.Detail = OneLine(d, 300)
+	if errText := cmp.Or(in.Error, outcomeError(e)); errText != "" && errText != d {
+		ev.Error = OneLine(errText, 300)
+	}
 	ev.Failed = strings.HasSuffix(e.Event, "Failure") || in.Error != "" ||
 		(e.Outcome != nil && e.Outcome.Error != "")
 	return ev, true

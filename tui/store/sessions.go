@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -58,6 +59,9 @@ type Summary struct {
 	Title string
 	// Tokens is the session's token use, for its cost.
 	Tokens state.Tokens
+	// Asks is what the session waits for while it needs input: the latest
+	// notification's message, or "permission request" ("" otherwise).
+	Asks string
 	// Damaged says why the state could not be shown ("" when it could).
 	Damaged string
 	// Loaded is false until state.json has been read.
@@ -146,6 +150,13 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 		if s.Prompts[i].Kind == "" {
 			sum.LastPrompt = OneLine(s.Prompts[i].Prompt, 200)
 			break
+		}
+	}
+	if s.Status == StatusNeedsInput {
+		sum.Asks = "permission request"
+		if s.LastEvent != "PermissionRequest" && len(s.Notifications) > 0 {
+			n := s.Notifications[len(s.Notifications)-1]
+			sum.Asks = OneLine(cmp.Or(n.Message, n.Title, n.Type), 200)
 		}
 	}
 	switch {

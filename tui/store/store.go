@@ -15,6 +15,7 @@
 package store
 
 import (
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -115,6 +116,18 @@ func (s *Store) Live() int {
 	return n
 }
 
+// NeedsInput counts the sessions waiting for the user (a permission or
+// idle prompt showing).
+func (s *Store) NeedsInput() int {
+	n := 0
+	for _, sum := range s.sums {
+		if s.Display(sum) == StatusNeedsInput {
+			n++
+		}
+	}
+	return n
+}
+
 // Display is the status to show for a summary (see DisplayStatus).
 func (s *Store) Display(sum Summary) string {
 	if !sum.Loaded {
@@ -141,8 +154,13 @@ func (s *Store) SetRegistry(reg registry.File, alive map[int]bool) {
 	s.reg, s.regOK, s.alive = reg, true, alive
 }
 
-// SetAlive records which of the registry's processes are alive.
-func (s *Store) SetAlive(alive map[int]bool) { s.alive = alive }
+// SetAlive records which of the registry's processes are alive, and
+// reports whether that changed anything.
+func (s *Store) SetAlive(alive map[int]bool) bool {
+	changed := !maps.Equal(s.alive, alive)
+	s.alive = alive
+	return changed
+}
 
 // ApplyListing merges the session folders found on disk into the summaries
 // and returns the reads of the states not read yet (newest first, in

@@ -37,7 +37,7 @@ func TestParseEvent(t *testing.T) {
 		{"bash", `{"timestamp":"2026-01-15T12:00:00Z","session_id":"s1","event":"PreToolUse","input":{"tool_name":"Bash","tool_input":{"command":"go test\n./..."}}}`,
 			true, Event{At: t0, Session: "s1", Event: "PreToolUse", Tool: "Bash", Detail: "go test ./..."}},
 		{"failure", `{"timestamp":"2026-01-15T12:00:00Z","session_id":"s1","event":"PostToolUseFailure","input":{"tool_name":"Bash","tool_input":{"command":"false"},"error":"Exit code 1"}}`,
-			true, Event{At: t0, Session: "s1", Event: "PostToolUseFailure", Tool: "Bash", Detail: "false", Failed: true}},
+			true, Event{At: t0, Session: "s1", Event: "PostToolUseFailure", Tool: "Bash", Detail: "false", Error: "Exit code 1", Failed: true}},
 		{"subagent tool", `{"timestamp":"2026-01-15T12:00:00Z","session_id":"s1","event":"PostToolUse","input":{"tool_name":"Read","agent_type":"reviewer","tool_input":{"file_path":"/p/a.go"}}}`,
 			true, Event{At: t0, Session: "s1", Event: "PostToolUse", Tool: "Read", Agent: "reviewer", Detail: "/p/a.go"}},
 		{"agent", `{"timestamp":"2026-01-15T12:00:00Z","session_id":"s1","event":"PreToolUse","input":{"tool_name":"Agent","tool_input":{"subagent_type":"tester","description":"Run tests"}}}`,

@@ -1,0 +1,70 @@
+// Command spcstr-tui is the companion binary behind "spcstr tui" (and bare
+// "spcstr", "spcstr demo" and "spcstr replay"): it draws the live
+// dashboard. It is a binary of its own so that Bubble Tea, Lip Gloss and
+// the terminal libraries are never linked into spcstr, whose hook runs on
+// every tool call and would otherwise pay for their initialisation.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dylan-gluck/spcstr/cmd"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
+	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c := cmd.NewTuiCmd(dashboard)
+	c.Use = "spcstr-tui"
+	c.Version = cmd.Version()
+	c.SilenceErrors = true
+	if err := c.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "spcstr tui:", termtext.Strip(err.Error()))
+		return 1
+	}
+	return 0
+}
+
+// dashboard opens one project's dashboard, or every project's with --all.
+func dashboard(ctx context.Context, c *cobra.Command, f cmd.TuiFlags) error {
+	project := tui.Options{
+		RegistryPath: f.Registry,
+		NoColor:      tui.NoColorEnv(os.Getenv),
+		ReqActions:   tui.RequirementActions(),
+		Bell:         f.Bell,
+		Title:        f.Title,
+	}
+	if f.All {
+		if f.Dir != "" {
+			return errors.New("--all shows every project: give --all or --dir, not both")
+		}
+		home, _ := os.UserHomeDir()
+		return tui.RunAll(ctx, tui.AllOptions{Home: home, RegistryPath: f.Registry, Project: project}, c.InOrStdin(), c.OutOrStdout())
+	}
+	root := f.Dir
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("current directory: %w", err)
+		}
+		root = state.FindRoot(os.Getenv("CLAUDE_PROJECT_DIR"), wd)
+	} else {
+		root = state.FindRoot("", root)
+	}
+	project.Layout = state.Layout{Root: root}
+	return tui.Run(ctx, project, c.InOrStdin(), c.OutOrStdout())
+}

@@ -1,0 +1,169 @@
+package logs
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
+)
+
+// ObservabilityFile is the name of a session's observability log in its
+// folder, .spcstr/sessions/<id>/ (docs/observability.md). Unlike the logs
+// in .spcstr/logs it is JSON Lines: one event per line, appended with
+// O_APPEND and never rewritten.
+const ObservabilityFile = "observability.jsonl"
+
+// MaxLinesBytes caps how much of a JSON Lines log a reader reads.
+const MaxLinesBytes = 256 << 20
+
+// maxLine caps one line of a JSON Lines log; a longer line is skipped.
+const maxLine = 4 << 20
+
+// AppendLines appends lines (one or more JSON values, each ending in "\n")
+// to the JSON Lines log at path in a single write. The file is opened
+// below the nearest .spcstr folder (nothing below it is followed out of
+// it), without blocking on a FIFO, and only used if it is a regular file:
+// anything else found at path is set aside as <name>.corrupt-<time> and a
+// new log is started. A tail left without its newline by a killed writer
+// stays a line of its own: the append starts with a newline then.
+func AppendLines(path string, lines []byte) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	if lines[len(lines)-1] != '\n' {
+		return errors.New("logs: lines must end in a newline")
+	}
+	root, rel, err := safefs.BeneathCreate(path)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	f, err := openLines(root, rel)
+	if errors.Is(err, safefs.ErrNotRegular) {
+		if rerr := root.Rename(rel, jsonfile.SetAsideName(rel, time.Now())); rerr != nil {
+			return fmt.Errorf("set aside %s: %w", rel, rerr)
+		}
+		f, err = openLines(root, rel)
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], fi.Size()-1); err == nil && last[0] != '\n' {
+			lines = append([]byte{'\n'}, lines...)
+		}
+	}
+	if _, err := f.Write(lines); err != nil {
+		return fmt.Errorf("append %s: %w", rel, err)
+	}
+	return nil
+}
+
+// openLines opens (or creates) a JSON Lines log for appending, only if it
+// is a regular file.
+func openLines(root *os.Root, rel string) (*os.File, error) {
+	f, err := root.OpenFile(rel, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+	if err != nil {
+		if errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.ENXIO) {
+			return nil, fmt.Errorf("open %s: %w", rel, safefs.ErrNotRegular)
+		}
+		return nil, fmt.Errorf("open %s: %w", rel, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("open %s: %w", rel, safefs.ErrNotRegular)
+	}
+	return f, nil
+}
+
+// ScanLines calls fn with each complete line of the JSON Lines log at path
+// (without its newline; blank lines skipped), in order; line is only
+// valid during the call. It reads only a
+// regular file, at most MaxLinesBytes of it; a line over 4 MiB or one
+// without its final newline (a torn tail) is skipped. Whether a line is
+// valid JSON is the caller's to check. A missing file is an error wrapping
+// fs.ErrNotExist.
+func ScanLines(path string, fn func(line []byte) error) error {
+	f, _, err := safefs.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return scanLines(io.LimitReader(f, MaxLinesBytes), path, false, fn)
+}
+
+// TailLines is ScanLines over at most the last window bytes of the log
+// (a line cut by the window's start is skipped): the newest events of a
+// long log without reading it whole.
+func TailLines(path string, window int64, fn func(line []byte) error) error {
+	f, fi, err := safefs.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	off := max(fi.Size()-window, 0)
+	skip := false
+	if off > 0 {
+		var b [1]byte
+		_, err := f.ReadAt(b[:], off-1)
+		skip = err != nil || b[0] != '\n'
+	}
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	return scanLines(io.LimitReader(f, window), path, skip, fn)
+}
+
+// scanLines calls fn with each complete line of r, skipping the first one
+// when skip is set.
+func scanLines(rd io.Reader, path string, skip bool, fn func(line []byte) error) error {
+	r := bufio.NewReaderSize(rd, 64<<10)
+	var (
+		long    []byte
+		tooLong bool
+	)
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if tooLong = tooLong || len(long)+len(chunk) > maxLine; !tooLong {
+				long = append(long, chunk...)
+			}
+			continue
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		complete := err == nil
+		line := chunk
+		if len(long) > 0 {
+			line = append(long, chunk...)
+		}
+		if skip {
+			skip = false
+		} else if complete && !tooLong && len(line) <= maxLine {
+			if l := bytes.TrimSpace(line); len(l) > 0 {
+				if ferr := fn(l); ferr != nil {
+					return ferr
+				}
+			}
+		}
+		if !complete {
+			return nil
+		}
+		long, tooLong = long[:0], false
+	}
+}

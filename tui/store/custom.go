@@ -1,0 +1,71 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dylan-gluck/spcstr/logs"
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+// customWindow is how much of the end of a session's observability.jsonl
+// ReadCustom reads.
+const customWindow = 128 << 10
+
+// ReadCustom returns the custom events (Event "Custom", Tool the strategy)
+// among the newest entries of one session's observability.jsonl, oldest
+// first, their text made safe to print. It reads at most the file's last
+// 128 KiB; a missing or unreadable file gives none.
+func ReadCustom(l state.Layout, id string) []Event {
+	path, err := l.ObservabilityPath(id)
+	if err != nil {
+		return nil
+	}
+	var out []Event
+	_ = logs.TailLines(path, customWindow, func(line []byte) error {
+		if ev, ok := parseCustom(line, id); ok {
+			cleanEvent(&ev)
+			out = append(out, ev)
+		}
+		return nil
+	})
+	SortEvents(out)
+	return out
+}
+
+// parseCustom reduces one observability event to an Event when it is a
+// custom event of session id.
+func parseCustom(line []byte, id string) (Event, bool) {
+	var e struct {
+		SessionID  string         `json:"session_id"`
+		Timestamp  time.Time      `json:"timestamp"`
+		EventType  string         `json:"event_type"`
+		Strategy   string         `json:"strategy_name"`
+		Hook       string         `json:"hook_name"`
+		CustomType string         `json:"custom_event_type"`
+		Payload    map[string]any `json:"payload"`
+	}
+	if json.Unmarshal(line, &e) != nil || e.EventType != "custom" || e.SessionID != id || e.Timestamp.IsZero() {
+		return Event{}, false
+	}
+	keys := make([]string, 0, len(e.Payload))
+	for k := range e.Payload {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s:", e.CustomType, e.Hook)
+	for _, k := range keys {
+		switch v := e.Payload[k].(type) {
+		case float64:
+			fmt.Fprintf(&b, " %s=%s", k, strconv.FormatFloat(v, 'f', -1, 64))
+		case string, bool:
+			fmt.Fprintf(&b, " %s=%v", k, v)
+		}
+	}
+	return Event{At: e.Timestamp, Session: e.SessionID, Event: "Custom", Tool: e.Strategy, Detail: OneLine(b.String(), 300)}, true
+}
