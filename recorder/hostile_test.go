@@ -10,11 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/dylan-gluck/spcstr/internal/config"
 )
 
 // limited runs the real spcstr binary with args in dir, under a 4 GiB
@@ -645,5 +648,15 @@ func TestUnappendableLogKeepsEvent(t *testing.T) {
 	if len(kept) != 1 || kept[0].Event != "PostToolUse" || kept[0].Entry.Input["tool_use_id"] != "t1-kept" ||
 		!strings.Contains(kept[0].Reason, "post_tool_use.json") {
 		t.Fatalf("rejected.json = %s", data)
+	}
+	// The state is still a cache of the logs: a rebuild applies the kept
+	// event too.
+	cfg, _ := config.Load(p.layout().ConfigPath())
+	rebuilt, err := Rebuild(context.Background(), p.layout(), id, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(rebuilt.Files.Read, "b.go") || rebuilt.EventCounts["PostToolUse"] != 2 {
+		t.Errorf("rebuilt state lacks the kept event: read %v, counts %v", rebuilt.Files.Read, rebuilt.EventCounts)
 	}
 }

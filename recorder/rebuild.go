@@ -143,6 +143,16 @@ func sessionEvents(ctx context.Context, layout state.Layout, id string) ([]logge
 	}
 	var events []logged
 	needle := []byte(`"` + id + `"`)
+	add := func(e *logs.Entry) {
+		if e == nil || e.SessionID != id || e.Event == "" {
+			return
+		}
+		ev := logged{at: e.Timestamp, seq: len(events), name: e.Event, input: e.Input}
+		if e.Outcome != nil {
+			ev.answer, ev.errMsg = e.Outcome.Answer, e.Outcome.Error
+		}
+		events = append(events, ev)
+	}
 	err := eachEventLog(layout, func(path string) error {
 		return logs.ScanFile(path, func(raw []byte) error {
 			if err := ctx.Err(); err != nil {
@@ -152,16 +162,28 @@ func sessionEvents(ctx context.Context, layout state.Layout, id string) ([]logge
 				return nil
 			}
 			var e logs.Entry
-			if json.Unmarshal(raw, &e) != nil || e.SessionID != id || e.Event == "" {
-				return nil
+			if json.Unmarshal(raw, &e) == nil {
+				add(&e)
 			}
-			ev := logged{at: e.Timestamp, seq: len(events), name: e.Event, input: e.Input}
-			if e.Outcome != nil {
-				ev.answer, ev.errMsg = e.Outcome.Answer, e.Outcome.Error
-			}
-			events = append(events, ev)
 			return nil
 		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Events whose own log could not take them are kept whole in
+	// rejected.json (keepUnlogged).
+	err = logs.ScanFile(layout.LogPath(logs.Name(logs.Rejected, "")), func(raw []byte) error {
+		if !bytes.Contains(raw, needle) {
+			return nil
+		}
+		var kept struct {
+			Entry *logs.Entry `json:"entry"`
+		}
+		if json.Unmarshal(raw, &kept) == nil {
+			add(kept.Entry)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
