@@ -86,3 +86,38 @@ func TestSection(t *testing.T) {
 		t.Errorf("absent section: %v", err)
 	}
 }
+
+// TestPositions: a section decodes from the file's syntax tree, so its
+// errors name the line and column in config.yaml itself; Where puts them
+// first, on one line.
+func TestPositions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	data := "dry_run: false\ncontext_window: 1\nfeedback:\n  enabled: true\n  bogus: 1\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Enabled bool `yaml:"enabled"`
+	}
+	err = c.Section("feedback", &v)
+	if err == nil || !strings.Contains(err.Error(), `[5:3] unknown field "bogus"`) {
+		t.Fatalf("Section error %v", err)
+	}
+	if got := c.Where(nil, "feedback", err); got != `config.yaml:5:3: feedback: unknown field "bogus"` {
+		t.Fatalf("Where = %q", got)
+	}
+	n, ok, err := c.Node("feedback")
+	if err != nil || !ok || n.GetToken().Position.Line != 4 {
+		t.Fatalf("Node = %v, %v, %v", n, ok, err)
+	}
+	if got := c.Where(n, "feedback", NodeError(nil, os.ErrInvalid)); got != "config.yaml:4:3: feedback: invalid argument" {
+		t.Fatalf("Where with a fallback = %q", got)
+	}
+	if _, ok, err := c.Node("missing"); ok || err != nil {
+		t.Fatalf("missing section: %v %v", ok, err)
+	}
+}

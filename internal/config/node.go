@@ -70,10 +70,29 @@ type positioned interface {
 // column. Decoders of custom option types (yaml.NodeUnmarshaler) return it
 // so that their errors point into the file like the decoder's own.
 func NodeError(n ast.Node, err error) error {
-	if n == nil || n.GetToken() == nil {
+	tok := tokenOf(n)
+	if tok == nil {
 		return err
 	}
-	return &nodeError{tok: n.GetToken(), err: err}
+	return &nodeError{tok: tok, err: err}
+}
+
+// tokenOf is where node n starts: for a mapping, its first key (the
+// parser places a mapping's own token at its first colon).
+func tokenOf(n ast.Node) *token.Token {
+	switch m := n.(type) {
+	case nil:
+		return nil
+	case *ast.MappingNode:
+		if len(m.Values) > 0 && m.Values[0].Key != nil && !m.IsFlowStyle {
+			return m.Values[0].Key.GetToken()
+		}
+	case *ast.MappingValueNode:
+		if m.Key != nil {
+			return m.Key.GetToken()
+		}
+	}
+	return n.GetToken()
 }
 
 type nodeError struct {
@@ -102,8 +121,8 @@ func (c *Config) Where(fallback ast.Node, what string, err error) string {
 	var p positioned
 	if errors.As(err, &p) && p.GetToken() != nil {
 		tok, msg = p.GetToken(), p.GetMessage()
-	} else if fallback != nil {
-		tok = fallback.GetToken()
+	} else {
+		tok = tokenOf(fallback)
 	}
 	prefix := file
 	if tok != nil {

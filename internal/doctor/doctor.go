@@ -82,6 +82,7 @@ func DefaultChecks() []Check {
 		{Name: "binary", Run: checkBinary},
 		{Name: "hooks", Run: checkHooks},
 		{Name: "config", Run: checkConfig},
+		{Name: "observe", Run: checkObservability},
 		{Name: "requirements", Run: checkRequirements},
 		{Name: "feedback", Run: checkFeedback},
 		{Name: "strategies", Run: checkStrategies},

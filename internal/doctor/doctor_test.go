@@ -153,6 +153,9 @@ func TestProblems(t *testing.T) {
 		{"unusable feedback section", func(f *fixture) {
 			f.write(filepath.Join(f.root, ".spcstr", "config.yaml"), "feedback:\n  enabled: true\n  no_such_key: 1\n")
 		}, "feedback", Error, "no_such_key"},
+		{"unknown observability verbosity", func(f *fixture) {
+			f.write(filepath.Join(f.root, ".spcstr", "config.yaml"), "observability:\n  verbosity: loud\n")
+		}, "observe", Error, `observability.verbosity "loud"`},
 		{"disableAllHooks in the local file", func(f *fixture) {
 			f.write(claudesettings.LocalFile(f.root), `{"disableAllHooks": true}`)
 		}, "hooks", Error, `"disableAllHooks": true`},

@@ -9,6 +9,7 @@ package looppane
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -69,14 +70,16 @@ const (
 	// NotConfigured: the loop is off in .spcstr/config.yaml.
 	NotConfigured = "No feedback loop: it is off (enable it with feedback.enabled in .spcstr/config.yaml)."
 	// NotStarted: the loop is on, but the session has not changed code
-	// it tracks.
-	NotStarted = "No feedback loop in this session yet: the loop is on, and starts at the session's first edit of code a rule routes to a domain (by default Go and Python: backend; TSX/JSX: frontend; .claude/tools/: tool). This session has made none."
+	// it tracks (the reason goes on to say what the session changed).
+	NotStarted = "No feedback loop in this session yet: the loop is on, and starts at the session's first edit of code a rule routes to a domain (by default Go and Python: backend; TSX/JSX: frontend; .claude/tools/: tool)."
 )
 
 // noLoop says why a session has no loop: the loop is off, the config
-// does not parse, or the session has not changed tracked code.
-func noLoop(root string) View {
-	cfg, err := config.Load(state.Layout{Root: root}.ConfigPath())
+// does not parse, or the session has not changed tracked code (and then
+// what it did change).
+func noLoop(root, id string) View {
+	l := state.Layout{Root: root}
+	cfg, err := config.Load(l.ConfigPath())
 	if err != nil {
 		return View{Reason: "No feedback loop: " + text.Sanitize(err.Error())}
 	}
@@ -84,24 +87,59 @@ func noLoop(root string) View {
 	switch {
 	case err != nil:
 		return View{Reason: "No feedback loop: " + text.Sanitize(err.Error())}
-	case fc.Enabled:
-		return View{Reason: NotStarted}
+	case !fc.Enabled:
+		return View{Reason: NotConfigured}
 	}
-	return View{Reason: NotConfigured}
+	var changed []string
+	if s, err := l.Load(id); err == nil {
+		seen := map[string]bool{}
+		for _, f := range append(append([]string{}, s.Files.New...), s.Files.Edited...) {
+			if !seen[f] {
+				seen[f] = true
+				changed = append(changed, f)
+			}
+		}
+	}
+	var routed, other []string
+	for _, f := range changed {
+		if fc.Route(f) != "" {
+			routed = append(routed, f)
+		} else {
+			other = append(other, f)
+		}
+	}
+	switch {
+	case len(routed) > 0:
+		return View{Reason: NotStarted + " This session changed " + fileList(routed) +
+			", which a rule routes, yet no loop started: the edits came before the loop was enabled, or from the loop's own reviewers, test leads and testers."}
+	case len(other) > 0:
+		return View{Reason: NotStarted + " This session changed " + fileList(other) + ", which no rule routes."}
+	}
+	return View{Reason: NotStarted + " This session has changed no file."}
+}
+
+// fileList names a few files: "2 files (a.js, b.yaml)".
+func fileList(files []string) string {
+	n := len(files)
+	more := ""
+	if n > 3 {
+		more = fmt.Sprintf(" and %d more", n-3)
+	}
+	return fmt.Sprintf("%s (%s%s)", text.Plural(n, "file"), text.Sanitize(strings.Join(files[:min(n, 3)], ", ")), more)
 }
 
 // Load reads the feedback-loop state of a session
 // (.spcstr/sessions/<id>/feedback-loop.json). It runs inside a tea.Cmd.
 func Load(_ context.Context, req Request) View {
 	if req.SessionID == "" {
-		return noLoop(req.Root)
+		return noLoop(req.Root, req.SessionID)
 	}
 	st, err := fb.Load(state.Layout{Root: req.Root}, req.SessionID)
 	if err != nil {
 		return View{Configured: true, Err: err.Error()}
 	}
 	if st == nil {
-		return noLoop(req.Root)
+		return noLoop(req.Root, req.SessionID)
 	}
 	v := View{Configured: true, Iteration: st.Iteration, MaxIterations: st.MaxIterations}
 	if st.Escalation != nil {

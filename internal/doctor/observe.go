@@ -1,0 +1,29 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/observe"
+)
+
+// checkObservability: observability.verbosity names a level. A config
+// that does not parse is checkConfig's finding.
+func checkObservability(_ context.Context, env *Env) []Finding {
+	path := env.Layout().ConfigPath()
+	cfg, err := config.Load(path)
+	if err != nil {
+		return nil
+	}
+	o := cfg.Observability
+	if !o.On() {
+		return []Finding{{Severity: OK, Message: "observability is off (observability.enabled: false): no observability.jsonl is written"}}
+	}
+	v, err := observe.ParseVerbosity(o.Verbosity)
+	if err != nil {
+		return []Finding{{Severity: Error, Path: path, Message: fmt.Sprintf("%s: %v", env.Rel(path), err),
+			Fix: "set observability.verbosity to minimal, standard or verbose (docs/observability.md)"}}
+	}
+	return []Finding{{Severity: OK, Message: fmt.Sprintf("observability at verbosity %s: each session's observability.jsonl", v)}}
+}
