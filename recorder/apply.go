@@ -206,7 +206,8 @@ func (a *applier) prompt(s *state.Session) {
 // the tool and what it works on ("Bash: go test ./...").
 func (a *applier) toolTitle() string {
 	in := a.ev.Input()
-	what := firstNonEmpty(in.Description, in.Command, a.rel(firstNonEmpty(in.FilePath, in.NotebookPath)), in.Skill, in.Subject)
+	what := firstNonEmpty(in.Description, in.Command, a.rel(firstNonEmpty(in.FilePath, in.NotebookPath)),
+		in.Pattern, in.Query, in.URL, in.Skill, in.Subject)
 	if what == "" {
 		return a.ev.ToolName
 	}

@@ -219,7 +219,7 @@ func (s *Session) SetTitle(t, src string) {
 	if r < cur || r == cur && r <= titleRank(TitlePrompt) {
 		return
 	}
-	s.Title, s.TitleSource = Truncate(t, TitleBytes), src
+	s.Title, s.TitleSource = strings.TrimSpace(Truncate(t, TitleBytes)), src
 }
 
 // PromptKindTaskNotification marks prompts injected for finished background

@@ -149,6 +149,9 @@ type ToolInputFields struct {
 	RunInBackground bool   `json:"run_in_background"`
 	Skill           string `json:"skill"`
 	Subject         string `json:"subject"`
+	Pattern         string `json:"pattern"` // Grep, Glob
+	Query           string `json:"query"`   // WebSearch, ToolSearch
+	URL             string `json:"url"`     // WebFetch
 	TaskID          string `json:"taskId"`
 	Status          string `json:"status"`
 	Todos           []Todo `json:"todos"`

@@ -391,7 +391,13 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 	}
 	// Line 1: status symbol, title; status and age on the right.
 	title := st.Bold.Render(r.Title)
-	if r.Title == "" {
+	switch {
+	case r.Title != "":
+	case !r.Loaded:
+		title = st.Faint.Render("…")
+	case r.Damaged != "":
+		title = st.Faint.Render("untitled")
+	default:
 		title = st.Faint.Render("no prompt yet")
 	}
 	needs := r.Display == store.StatusNeedsInput
