@@ -33,9 +33,12 @@ spacing divided by --speed, while the dashboard watches the scratch
 project. So you can watch what a session did while you were away.
 
 Pauses longer than --max-gap are shortened to it (0 keeps them). The
-scratch project has no configuration: gates and strategies are not run
-again, and nothing the replay records reaches this project, the session
-registry or the projects list. It is removed afterwards unless --dir or
+project's configuration (.spcstr/config.yaml, the requirements files and
+the orchestration limits) is copied into the scratch copy, so its
+requirements, feedback loop and strategies run again, in dry-run: they
+decide and log, enforce nothing and run no command (no bell, no notify or
+advisor command). Nothing the replay records reaches this project, the
+session registry or the projects list. It is removed afterwards unless --dir or
 --keep is given. --no-tui only plays (for scripts and tests).`,
 		Example: `  spcstr replay 61d1bf36              # at the recorded pace
   spcstr replay 61d1 --speed 10       # ten times as fast
@@ -82,6 +85,9 @@ registry or the projects list. It is removed afterwards unless --dir or
 				return err
 			}
 			if err := replay.Setup(scratch, rec.Branch); err != nil {
+				return fmt.Errorf("scratch project: %w", err)
+			}
+			if _, err := replay.CopyPolicy(root, scratch); err != nil {
 				return fmt.Errorf("scratch project: %w", err)
 			}
 			last := rec.Events[len(rec.Events)-1].At

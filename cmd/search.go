@@ -35,7 +35,8 @@ matches case exactly (or always, with --case-sensitive). It exits 1 when
 nothing matches.`,
 		Example: `  spcstr search healthz                   # every mention, any case
   spcstr search "go test" --session 61d1   # in one session (id prefix)
-  spcstr search src/auth --limit 5 --json | jq .session_id`,
+  spcstr search src/auth --limit 5 --json | jq .session_id
+  spcstr search "TestLogin" --sessions     # which sessions, one line each`,
 		Args:         cobra.ExactArgs(1),
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -88,6 +89,7 @@ nothing matches.`,
 	f.IntVarP(&q.Limit, "limit", "n", 0, "stop after `N` matches (0: all)")
 	f.BoolVar(&asJSON, "json", false, "one JSON object a line: session_id, timestamp, event, field, snippet")
 	f.BoolVar(&q.CaseSensitive, "case-sensitive", false, "match case exactly, also for lower-case TEXT")
+	f.BoolVarP(&q.PerSession, "sessions", "l", false, "only each session's first match (--limit then counts sessions)")
 	f.StringVarP(&dir, "dir", "C", "", "project `DIR` (default: the nearest folder holding .spcstr/, from the current one up)")
 	return c
 }

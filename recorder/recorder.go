@@ -249,7 +249,9 @@ func (r *run) runGates(ctx context.Context, s *state.Session) (*hookio.Answer, [
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 		}
 	}
-	in := &gate.Input{Event: r.ev, Name: r.name, Session: s, Layout: r.layout, Now: r.now, Getenv: r.opt.Getenv, Observe: r.obs}
+	// SPCSTR_REPLAY=1: an event played back by spcstr replay or the demo.
+	replayed := r.opt.Getenv("SPCSTR_REPLAY") == "1"
+	in := &gate.Input{Event: r.ev, Name: r.name, Session: s, Layout: r.layout, Now: r.now, Getenv: r.opt.Getenv, Observe: r.obs, Replay: replayed}
 	res := gate.Run(ctx, gates, in, gate.Policy{DryRun: r.cfg.DryRun, Clock: r.opt.Now})
 	for _, msg := range res.Failures {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s\n", msg)

@@ -72,7 +72,8 @@ type Input struct {
 	// reports every decision and failure into it; gates emit their custom
 	// events through it (observe.Request.Emit).
 	Observe *observe.Request
-	// Replay marks an event replayed by `spcstr strategy dry-run`, not
+	// Replay marks an event replayed by `spcstr strategy dry-run`, or by
+	// `spcstr replay` and the demo (the hook sees SPCSTR_REPLAY=1), not
 	// sent by Claude Code: a gate acts on nothing outside the process (no
 	// bell, no command) and says in its verdict what it would have done.
 	Replay bool

@@ -8,6 +8,8 @@
 // The scratch project has its own registry (and so its own projects list),
 // and the hooks get an environment without the caller's CLAUDE_* and
 // SPCSTR_* variables, so nothing played reaches the user's real sessions.
+// They run with SPCSTR_DRY_RUN=1 and SPCSTR_REPLAY=1: gates decide and
+// log, enforce nothing, and run no command (notify, escalation advisor).
 package replay
 
 import (
@@ -17,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -152,6 +156,10 @@ func hookEnv(dir, registry string, claudePID int) []string {
 		"CLAUDE_PROJECT_DIR="+dir,
 		"SPCSTR_REGISTRY="+registry,
 		"CLAUDE_PID="+strconv.Itoa(claudePID),
+		// Gates decide but enforce nothing, and act on nothing outside
+		// the hook (no bell, no notify or advisor command).
+		"SPCSTR_DRY_RUN=1",
+		"SPCSTR_REPLAY=1",
 	)
 }
 
@@ -319,6 +327,42 @@ func eventLogs(l state.Layout) ([]string, error) {
 		out[i] = f.path
 	}
 	return out, nil
+}
+
+// PolicyFiles are the files, relative to a project's root, that decide
+// what its gates do: CopyPolicy copies them into a scratch copy so that
+// the replayed session's requirements, feedback loop and strategies run
+// again (in dry-run).
+var PolicyFiles = []string{
+	filepath.Join(".spcstr", "config.yaml"),
+	filepath.Join(".claude", "requirements.yaml"),
+	filepath.Join(".claude", "requirements.local.yaml"),
+	filepath.Join(".claude", "config", "orchestration-limits.yaml"),
+}
+
+// CopyPolicy copies the PolicyFiles that exist in the project at from into
+// the scratch project at to (regular files only, each at most
+// safefs.MaxConfigBytes), and returns the ones copied.
+func CopyPolicy(from, to string) ([]string, error) {
+	var copied []string
+	for _, rel := range PolicyFiles {
+		data, err := safefs.ReadFile(filepath.Join(from, rel), safefs.MaxConfigBytes)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return copied, fmt.Errorf("copy %s: %w", rel, err)
+		}
+		dst := filepath.Join(to, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return copied, err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return copied, err
+		}
+		copied = append(copied, rel)
+	}
+	return copied, nil
 }
 
 // Setup makes dir a scratch project to replay into: .spcstr/, and a

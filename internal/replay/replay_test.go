@@ -147,3 +147,36 @@ func TestSetup(t *testing.T) {
 		}
 	}
 }
+
+func TestCopyPolicy(t *testing.T) {
+	from, to := t.TempDir(), t.TempDir()
+	for rel, text := range map[string]string{
+		".spcstr/config.yaml":       "feedback: {enabled: true}\n",
+		".claude/requirements.yaml": "requirements: {}\n",
+		".claude/settings.json":     "{}",
+	} {
+		p := filepath.Join(from, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A symlink to a device is not a policy file: it is refused, not read.
+	os.MkdirAll(filepath.Join(from, ".claude", "config"), 0o755)
+	os.Symlink("/dev/zero", filepath.Join(from, ".claude", "requirements.local.yaml"))
+	copied, err := CopyPolicy(from, to)
+	if err == nil || !strings.Contains(err.Error(), "requirements.local.yaml") {
+		t.Fatalf("a symlink to /dev/zero: copied %v, err %v", copied, err)
+	}
+	os.Remove(filepath.Join(from, ".claude", "requirements.local.yaml"))
+	copied, err = CopyPolicy(from, to)
+	if err != nil || strings.Join(copied, " ") != ".spcstr/config.yaml .claude/requirements.yaml" {
+		t.Fatalf("copied %v, %v", copied, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(to, ".spcstr", "config.yaml")); string(data) != "feedback: {enabled: true}\n" {
+		t.Fatalf("config.yaml: %q", data)
+	}
+	if _, err := os.Stat(filepath.Join(to, ".claude", "settings.json")); err == nil {
+		t.Fatal("settings.json (the hooks) was copied")
+	}
+}

@@ -43,6 +43,9 @@ type Query struct {
 	// CaseSensitive matches case exactly. Otherwise the match ignores
 	// case when Text has no upper-case letter ("smart case").
 	CaseSensitive bool
+	// PerSession reports only the first match found in each session
+	// (Limit then counts sessions).
+	PerSession bool
 }
 
 // Match is one log entry that holds the text.
@@ -85,6 +88,7 @@ func Run(ctx context.Context, l state.Layout, q Query, fn func(Match) error) (St
 		return st, err
 	}
 	var stop bool
+	seen := map[string]bool{}
 	for _, path := range files {
 		if err := ctx.Err(); err != nil {
 			return st, err
@@ -100,8 +104,11 @@ func Run(ctx context.Context, l state.Layout, q Query, fn func(Match) error) (St
 			}
 			st.Decoded++
 			hit, ok := m.entry(raw)
-			if !ok {
+			if !ok || q.PerSession && seen[hit.SessionID] {
 				return nil
+			}
+			if q.PerSession {
+				seen[hit.SessionID] = true
 			}
 			st.Matches++
 			if err := fn(hit); err != nil {

@@ -76,6 +76,10 @@ func TestRun(t *testing.T) {
 		{"limit", Query{Text: "healthz", Limit: 1}, []string{
 			"bbbb2222-0000 PostToolUseFailure error exit status 1: FAIL server/healthz_test.go:12 boom",
 		}},
+		{"one line per session", Query{Text: "healthz", PerSession: true}, []string{
+			"bbbb2222-0000 PostToolUseFailure error exit status 1: FAIL server/healthz_test.go:12 boom",
+			"aaaa1111-0000 UserPromptSubmit prompt Add a /healthz endpoint to the server",
+		}},
 		{"keys and ids are not text", Query{Text: "tool_name"}, nil},
 		{"no match", Query{Text: "nowhere"}, nil},
 	}
