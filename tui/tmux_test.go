@@ -89,11 +89,11 @@ func startTUI(t testing.TB, w, h int) *tmuxPane {
 
 // startTUIAt runs spcstr tui on the project root (its registry is
 // root/registry.json).
-func startTUIAt(t testing.TB, root string, w, h int) *tmuxPane {
+func startTUIAt(t testing.TB, root string, w, h int, args ...string) *tmuxPane {
 	t.Helper()
 	bin := spcstrBinary(t)
 	reg := filepath.Join(root, "registry.json")
-	shell := fmt.Sprintf("exec env SPCSTR_REGISTRY=%s TERM=xterm-256color %s tui -C %s", reg, bin, root)
+	shell := fmt.Sprintf("exec env SPCSTR_REGISTRY=%s TERM=xterm-256color %s tui -C %s %s", reg, bin, root, strings.Join(args, " "))
 	return startPane(t, root, reg, bin, shell, w, h)
 }
 
