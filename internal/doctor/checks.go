@@ -15,9 +15,9 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/claudesettings"
 	"github.com/dylan-gluck/spcstr/internal/config"
-	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/install"
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
