@@ -411,4 +411,3 @@ func (m *Model) agentLines(a state.Agent, branch, stem string, now time.Time, w 
 func (m *Model) eventLines(w, n int) []string {
 	return draw.EventLines(m.styles, lastN(m.recent, n), w, false)
 }
-
