@@ -218,7 +218,7 @@ func (m allModel) Render() string {
 	}
 	st := m.styles
 	title := st.Title.Render("spcstr") + " " + st.Info.Render("all projects")
-	right := st.Subtle.Render(fmt.Sprintf("%d projects", m.list.Len()))
+	right := st.Subtle.Render(text.Plural(m.list.Len(), "project"))
 	if m.live > 0 {
 		right += " " + st.Working.Render(fmt.Sprintf("%d live", m.live))
 	}

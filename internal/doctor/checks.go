@@ -17,6 +17,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/install"
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
@@ -288,11 +289,18 @@ func checkConfig(_ context.Context, env *Env) []Finding {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return []Finding{{Severity: OK, Message: "no .spcstr/config.yaml: the defaults apply"}}
 	}
-	if _, err := config.Load(path); err != nil {
+	cfg, err := config.Load(path)
+	if err != nil {
 		first, _, _ := strings.Cut(err.Error(), "\n") // the parser adds a source excerpt
 		return []Finding{{Severity: Error, Path: path,
 			Message: fmt.Sprintf("%s does not parse, so spcstr ignores it and uses the defaults: %s", env.Rel(path), first),
 			Fix:     "fix the YAML at the line shown, then run spcstr doctor again"}}
+	}
+	if _, err := pricing.Load(cfg); err != nil {
+		first, _, _ := strings.Cut(err.Error(), "\n")
+		return []Finding{{Severity: Error, Path: path,
+			Message: fmt.Sprintf("its pricing: section is not usable, so costs use the bundled prices: %s", first),
+			Fix:     "give each model input, output, cache_read and cache_write in US dollars per million tokens (see the README's dashboard section)"}}
 	}
 	return []Finding{{Severity: OK, Message: env.Rel(path) + " parses", Path: path}}
 }

@@ -189,6 +189,9 @@ func TestProblems(t *testing.T) {
 		{"config does not parse", func(f *fixture) {
 			f.write(filepath.Join(f.root, ".spcstr", "config.yaml"), "logs:\n  max_bytes: [1\n")
 		}, "config", Error, "does not parse"},
+		{"a pricing section with a misspelt key", func(f *fixture) {
+			f.write(filepath.Join(f.root, ".spcstr", "config.yaml"), "pricing:\n  claude-x: {inptu: 1}\n")
+		}, "config", Error, "pricing: section is not usable"},
 		{"a corrupt file set aside", func(f *fixture) {
 			f.write(filepath.Join(f.root, ".spcstr", "sessions", "abc", "state.json.corrupt-20260102T030405.000000000Z"), "{")
 		}, "corrupt", Warning, "sessions/abc/state.json did not parse and was set aside on"},
