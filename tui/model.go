@@ -327,9 +327,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// bell is the terminal bell (BEL).
-const bell = "\a"
-
 // clockKey is every text of the frame that changes with the time alone:
 // the list's ages and the detail's run times (each pane says which).
 func (m Model) clockKey() string {
@@ -422,27 +419,6 @@ func (m *Model) rebuildRows() {
 	}
 	if r, ok := m.list.Selected(); ok && r.ID == m.selected {
 		m.det.SetSummary(r.Summary, r.Display, m.now())
-	}
-}
-
-// watchAsking notes which sessions wait for the user, and asks for the
-// bell when one that was seen doing something else starts waiting. A
-// session's first sighting never rings (one already waiting when the
-// dashboard opens is not news), and nothing is noted before the registry
-// is read: until then every session looks stale.
-func (m *Model) watchAsking(rows []sessions.Row) {
-	if _, ok := m.st.Registry(); !ok {
-		return
-	}
-	for _, r := range rows {
-		if !r.Loaded {
-			continue // not read yet: its status is unknown, not changed
-		}
-		asks := r.Display == store.StatusNeedsInput
-		if was, seen := m.asking[r.ID]; seen && asks && !was {
-			m.ring = true
-		}
-		m.asking[r.ID] = asks
 	}
 }
 

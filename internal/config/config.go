@@ -29,8 +29,9 @@ type Config struct {
 	State State `yaml:"state"`
 	// Observability configures each session's observability.jsonl.
 	Observability Observability `yaml:"observability"`
-	// The feedback and strategies sections belong to their packages, which
-	// decode them with Section.
+	// The feedback, strategies and pricing sections belong to their
+	// packages, and dashboard to the dashboard, which decode them with
+	// Section.
 
 	// Raw is the file's bytes, for packages that decode their own section.
 	Raw []byte `yaml:"-"`
