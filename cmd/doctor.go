@@ -35,21 +35,28 @@ Exit status: 0 when there is no problem (warning or error), 1 otherwise.
 				return err
 			}
 			humanOutput(cmd, asJSON)
-			report := doctor.Run(cmd.Context(), doctor.DefaultEnv(root), doctor.DefaultChecks())
-			if asJSON {
-				err = report.WriteJSON(cmd.OutOrStdout())
-			} else {
-				err = report.WriteText(cmd.OutOrStdout())
-			}
-			if err != nil {
-				return err
-			}
-			if !report.Healthy {
-				return withCode(1, errors.New(""))
-			}
-			return nil
+			return runDoctor(cmd, root, doctor.DefaultChecks(), asJSON)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return c
+}
+
+// runDoctor runs checks on the project at root and prints the report (as
+// JSON with asJSON); an unhealthy report exits 1.
+func runDoctor(cmd *cobra.Command, root string, checks []doctor.Check, asJSON bool) error {
+	report := doctor.Run(cmd.Context(), doctor.DefaultEnv(root), checks)
+	var err error
+	if asJSON {
+		err = report.WriteJSON(cmd.OutOrStdout())
+	} else {
+		err = report.WriteText(cmd.OutOrStdout())
+	}
+	if err != nil {
+		return err
+	}
+	if !report.Healthy {
+		return withCode(1, errors.New(""))
+	}
+	return nil
 }

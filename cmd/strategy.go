@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -79,19 +78,7 @@ same report as spcstr doctor --json.`,
 			checks := slices.DeleteFunc(doctor.DefaultChecks(), func(c doctor.Check) bool {
 				return c.Name != "config" && c.Name != "strategies"
 			})
-			report := doctor.Run(cmd.Context(), doctor.DefaultEnv(root), checks)
-			if asJSON {
-				err = report.WriteJSON(cmd.OutOrStdout())
-			} else {
-				err = report.WriteText(cmd.OutOrStdout())
-			}
-			if err != nil {
-				return err
-			}
-			if !report.Healthy {
-				return withCode(1, errors.New(""))
-			}
-			return nil
+			return runDoctor(cmd, root, checks, asJSON)
 		},
 	}
 	c.AddCommand(list, validate, newStrategyDryRunCmd(&asJSON))

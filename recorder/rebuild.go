@@ -57,19 +57,13 @@ func SessionEvents(layout state.Layout) (map[string]int, error) {
 // eachEventLog calls fn for every event log of the project (rotated parts
 // included), skipping spcstr's own logs.
 func eachEventLog(layout state.Layout, fn func(path string) error) error {
-	paths, err := filepath.Glob(filepath.Join(layout.LogsDir(), "*.json"))
+	found, err := logs.List(layout.LogsDir(), func(f logs.File) bool { return f.Kind == logs.Events })
 	if err != nil {
 		return err
 	}
-	for _, p := range paths {
-		if logs.Classify(filepath.Base(p)).Kind != logs.Events {
-			continue // spcstr's own logs, and anything that is not a log
-		}
-		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		if err := fn(p); err != nil {
-			return fmt.Errorf("%s: %w", filepath.Base(p), err)
+	for _, f := range found {
+		if err := fn(f.Path); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(f.Path), err)
 		}
 	}
 	return nil

@@ -9,8 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -20,21 +18,7 @@ import (
 )
 
 func main() {
-	os.Exit(run())
-}
-
-func run() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	c := cmd.NewOtelCmd(ship)
-	c.Use = "spcstr-otel"
-	c.Version = cmd.Version()
-	c.SilenceErrors = true
-	if err := c.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "spcstr otel:", otelship.Printable(err.Error()))
-		return 1
-	}
-	return 0
+	os.Exit(cmd.RunCompanion(cmd.NewOtelCmd(ship), cmd.OtelHelper, "spcstr otel"))
 }
 
 // ship runs one pass, or follows the logs.

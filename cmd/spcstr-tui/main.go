@@ -10,33 +10,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dylan-gluck/spcstr/cmd"
-	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui"
 )
 
 func main() {
-	os.Exit(run())
-}
-
-func run() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	c := cmd.NewTuiCmd(dashboard)
-	c.Use = "spcstr-tui"
-	c.Version = cmd.Version()
-	c.SilenceErrors = true
-	if err := c.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "spcstr tui:", termtext.Strip(err.Error()))
-		return 1
-	}
-	return 0
+	os.Exit(cmd.RunCompanion(cmd.NewTuiCmd(dashboard), cmd.TuiHelper, "spcstr tui"))
 }
 
 // dashboard opens one project's dashboard, or every project's with --all.

@@ -3,10 +3,7 @@ package export
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -30,44 +27,13 @@ type logFile struct {
 // rotated segments (oldest first) before the live one. The rejected and
 // repairs logs hold no session's entries.
 func logFiles(l state.Layout) ([]logFile, error) {
-	entries, err := os.ReadDir(l.LogsDir())
+	found, err := logs.List(l.LogsDir(), func(f logs.File) bool { return f.Kind.Session() })
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("list logs: %w", err)
+		return nil, err
 	}
-	type named struct {
-		logFile
-		logs.File
-	}
-	var files []named
-	for _, e := range entries {
-		f := logs.Classify(e.Name())
-		if !e.Type().IsRegular() || !f.Kind.Session() {
-			continue
-		}
-		files = append(files, named{
-			logFile: logFile{path: filepath.Join(l.LogsDir(), e.Name()), decisions: f.Kind == logs.Decisions},
-			File:    f,
-		})
-	}
-	// The live log (segment 0) sorts after its rotated segments.
-	order := func(seg int) int {
-		if seg == 0 {
-			return 1 << 30
-		}
-		return seg
-	}
-	sort.Slice(files, func(i, j int) bool {
-		if files[i].Name != files[j].Name {
-			return files[i].Name < files[j].Name
-		}
-		return order(files[i].Segment) < order(files[j].Segment)
-	})
-	out := make([]logFile, len(files))
-	for i, f := range files {
-		out[i] = f.logFile
+	out := make([]logFile, len(found))
+	for i, f := range found {
+		out[i] = logFile{path: f.Path, decisions: f.Kind == logs.Decisions}
 	}
 	return out, nil
 }

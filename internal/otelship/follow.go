@@ -9,6 +9,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/dylan-gluck/spcstr/internal/otelcursor"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // MinInterval is the shortest time between two passes of Follow: it never
@@ -49,7 +50,7 @@ func Follow(ctx context.Context, opt Options, progress io.Writer) error {
 				return nil
 			}
 			backoff = min(max(2*backoff, 2*time.Second), time.Minute)
-			status = fmt.Sprintf(" · failed, retrying in %s: %s", backoff, Printable(err.Error()))
+			status = fmt.Sprintf(" · failed, retrying in %s: %s", backoff, termtext.Strip(err.Error()))
 		} else {
 			backoff = 0
 		}

@@ -233,14 +233,3 @@ func (x *shipper) registerMetrics(p *pipeline) error {
 	}, tools, decs, tokens)
 	return err
 }
-
-// Printable replaces control characters (terminal escape sequences could
-// come back inside an endpoint's error answer) so that s is safe to print.
-func Printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '?'
-		}
-		return r
-	}, s)
-}

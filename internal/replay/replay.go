@@ -292,39 +292,13 @@ func resolve(l state.Layout, id string) (string, error) {
 // eventLogs lists the project's event logs (regular files), rotated
 // segments before their live log.
 func eventLogs(l state.Layout) ([]string, error) {
-	entries, err := os.ReadDir(l.LogsDir())
+	found, err := logs.List(l.LogsDir(), func(f logs.File) bool { return f.Kind == logs.Events })
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("list logs: %w", err)
+		return nil, err
 	}
-	type file struct {
-		path string
-		logs.File
-	}
-	var files []file
-	for _, e := range entries {
-		f := logs.Classify(e.Name())
-		if e.Type().IsRegular() && f.Kind == logs.Events {
-			files = append(files, file{filepath.Join(l.LogsDir(), e.Name()), f})
-		}
-	}
-	order := func(seg int) int {
-		if seg == 0 {
-			return 1 << 30
-		}
-		return seg
-	}
-	sort.Slice(files, func(i, j int) bool {
-		if files[i].Name != files[j].Name {
-			return files[i].Name < files[j].Name
-		}
-		return order(files[i].Segment) < order(files[j].Segment)
-	})
-	out := make([]string, len(files))
-	for i, f := range files {
-		out[i] = f.path
+	out := make([]string, len(found))
+	for i, f := range found {
+		out[i] = f.Path
 	}
 	return out, nil
 }
