@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -17,7 +18,7 @@ import (
 const MaxDepth = 256
 
 // ErrTooDeep is returned by Decode for a payload nested deeper than MaxDepth.
-var ErrTooDeep = fmt.Errorf("payload nested deeper than %d levels", MaxDepth)
+var ErrTooDeep = errors.New("payload nested deeper than " + strconv.Itoa(MaxDepth) + " levels")
 
 // checkDepth scans data once (strings skipped) and fails when arrays and
 // objects nest deeper than MaxDepth.

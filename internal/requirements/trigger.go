@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dlclark/regexp2"
@@ -37,7 +38,9 @@ func (b backtracking) MatchString(s string) bool {
 	return ok && err == nil
 }
 
-var pyNamedRef = regexp.MustCompile(`\(\?P=(\w+)\)`)
+// pyNamedRef finds Python's named back-references, compiled on first use:
+// package init runs on every hook, and few patterns need it.
+var pyNamedRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\?P=(\w+)\)`) })
 
 // compilePattern compiles a command_pattern written for Python's re: with
 // Go's RE2 when it can (linear time), else with a backtracking engine
@@ -49,7 +52,7 @@ func compilePattern(s string) (matcher, error) {
 	}
 	// Python's (?P<name>...) and (?P=name) are regexp2's (?<name>...) and
 	// \k<name>; \Z is Python's absolute end, regexp2's \z.
-	py := pyNamedRef.ReplaceAllString(s, `\k<$1>`)
+	py := pyNamedRef().ReplaceAllString(s, `\k<$1>`)
 	py = strings.NewReplacer("(?P<", "(?<", `\Z`, `\z`).Replace(py)
 	re2, err2 := regexp2.Compile(py, regexp2.None)
 	if err2 != nil {
