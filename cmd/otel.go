@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/install"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -100,16 +100,8 @@ func runOtelHelper(ctx context.Context, c *cobra.Command, _ OtelFlags) error {
 // spcstr, then on PATH. command and what say, in the error, who needs it
 // and what it keeps out of spcstr.
 func findHelper(name, command, what string) (string, error) {
-	if exe, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = real
-		}
-		p := filepath.Join(filepath.Dir(exe), name+filepath.Ext(exe))
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return p, nil
-		}
-	}
-	if p, err := lookPath(name); err == nil {
+	exe, _ := os.Executable()
+	if p, ok := install.FindCompanion(name, exe, lookPath); ok {
 		return p, nil
 	}
 	return "", withCode(2, fmt.Errorf(

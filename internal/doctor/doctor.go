@@ -90,6 +90,7 @@ func DefaultChecks() []Check {
 		{Name: "gitignore", Run: checkGitignore},
 		{Name: "tempfiles", Run: checkTempFiles},
 		{Name: "otel", Run: checkOtel},
+		{Name: "companions", Run: checkCompanions},
 	}
 }
 

@@ -37,6 +37,9 @@ func newFixture(t *testing.T) *fixture {
 	f.mkdir(f.home)
 	f.write(f.exe, "#!/bin/sh\n")
 	_ = os.Chmod(f.exe, 0o755)
+	for _, c := range []string{"spcstr-tui", "spcstr-otel"} { // the companions, beside spcstr
+		f.write(filepath.Join(filepath.Dir(f.exe), c), "#!/bin/sh\n")
+	}
 	f.path["spcstr"] = f.exe
 	f.write(filepath.Join(f.root, ".gitignore"), ".spcstr/\n")
 	f.write(filepath.Join(f.root, ".git", "HEAD"), "ref: refs/heads/main\n")
@@ -330,5 +333,32 @@ func TestExtraCheckAndJSON(t *testing.T) {
 		!strings.Contains(b.String(), "\n  ok       requirements  no requirements configured\n") ||
 		!strings.Contains(b.String(), "1 problem found (1 error, 0 warnings).") {
 		t.Errorf("text:\n%s", b.String())
+	}
+}
+
+// TestCompanions: a companion beside spcstr or on PATH is reported found; a
+// missing spcstr-tui says what cannot work (an info: recording does not
+// need it).
+func TestCompanions(t *testing.T) {
+	f := newFixture(t)
+	if err := os.Remove(filepath.Join(filepath.Dir(f.exe), "spcstr-tui")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(filepath.Dir(f.exe), "spcstr-otel")); err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := filepath.Join(t.TempDir(), "spcstr-otel")
+	f.write(elsewhere, "#!/bin/sh\n")
+	f.path["spcstr-otel"] = elsewhere
+	r := Run(context.Background(), f.env, []Check{{Name: "companions", Run: checkCompanions}})
+	if !r.Healthy || len(r.Findings) != 2 {
+		t.Fatalf("findings %+v", r.Findings)
+	}
+	tui, otel := r.Findings[0], r.Findings[1]
+	if tui.Severity != Info || !strings.Contains(tui.Message, "spcstr-tui is not installed") || !strings.Contains(tui.Fix, "go install") {
+		t.Errorf("spcstr-tui: %+v", tui)
+	}
+	if otel.Severity != OK || otel.Path != elsewhere {
+		t.Errorf("spcstr-otel: %+v", otel)
 	}
 }
