@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command peakrss runs a program and writes its peak resident set size
 // (KiB) to a file, for the benchmark's P3.
 //
