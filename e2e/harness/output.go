@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // ReadJSONL reads one of a run's JSON Lines files (captured.jsonl,
@@ -88,4 +89,31 @@ func HookRuns(outDir string) ([]HookRun, error) {
 		runs = append(runs, r)
 	}
 	return runs, nil
+}
+
+// RunSpcstr runs the scenario file with bin (a spcstr build) as the hook
+// for every event, its session registry in the test's temporary folder. A
+// run that fails to start ends the test; a run that does not meet the
+// scenario's expect block is reported as a test error. It returns the
+// run's output folder.
+func (env *Env) RunSpcstr(t testing.TB, bin, scenario string) string {
+	t.Helper()
+	scenario, err := filepath.Abs(scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(tmp, "run")
+	hook := "SPCSTR_REGISTRY=" + ShellQuote(filepath.Join(tmp, "registry.json")) + " " + ShellQuote(bin) + " hook"
+	res, err := env.Run(t.Context(), Options{Scenario: scenario, HookCommand: hook, OutDir: out})
+	if err != nil {
+		t.Fatalf("harness run: %v", err)
+	}
+	if fails := Check(scenario, res); len(fails) > 0 {
+		t.Errorf("the run does not meet the scenario's expect block:\n%s", strings.Join(fails, "\n"))
+	}
+	return out
 }

@@ -22,24 +22,7 @@ import (
 // allowed. It runs through e2e/harness.
 func TestHarnessFeedbackLoop(t *testing.T) {
 	env := harness.Require(t)
-	bin := testshared.BuildSpcstr(t)
-	scenario, err := filepath.Abs("testdata/harness/feedback-loop.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(tmp, "run")
-	hook := "SPCSTR_REGISTRY=" + filepath.Join(tmp, "registry.json") + " " + bin + " hook"
-	res, err := env.Run(t.Context(), harness.Options{Scenario: scenario, HookCommand: hook, OutDir: out})
-	if err != nil {
-		t.Fatalf("harness run: %v", err)
-	}
-	if fails := harness.Check(scenario, res); len(fails) > 0 {
-		t.Errorf("the run does not meet the scenario's expect block:\n%s", strings.Join(fails, "\n"))
-	}
+	out := env.RunSpcstr(t, testshared.BuildSpcstr(t), filepath.Join("testdata", "harness", "feedback-loop.json"))
 
 	// Claude Code's side: four Stops, the first with stop_hook_active
 	// false, and spcstr answered the first three with a JSON block.

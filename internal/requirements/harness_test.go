@@ -3,7 +3,6 @@ package requirements_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,25 +21,8 @@ import (
 // Code did and what spcstr recorded.
 func TestHarnessReqGate(t *testing.T) {
 	env := harness.Require(t)
-	scenario, err := filepath.Abs(filepath.Join("testdata", "harness", "req-gate.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := testshared.BuildSpcstr(t)
-	out := filepath.Join(tmp, "run")
-	hook := fmt.Sprintf("SPCSTR_REGISTRY=%s %s hook", filepath.Join(tmp, "registry.json"), bin)
-	res, err := env.Run(t.Context(), harness.Options{Scenario: scenario, HookCommand: hook, OutDir: out})
-	if err != nil {
-		t.Fatalf("harness run: %v", err)
-	}
-	// The scenario's own expect block.
-	if fails := harness.Check(scenario, res); len(fails) > 0 {
-		t.Errorf("the run does not meet the scenario's expect block:\n%s", strings.Join(fails, "\n"))
-	}
+	// The scenario's own expect block is checked by RunSpcstr.
+	out := env.RunSpcstr(t, testshared.BuildSpcstr(t), filepath.Join("testdata", "harness", "req-gate.json"))
 
 	// What Claude Code did.
 	recs := readLines[captured](t, filepath.Join(out, "captured.jsonl"))

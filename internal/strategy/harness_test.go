@@ -19,26 +19,7 @@ import (
 // block, and returns the output folder.
 func runScenario(t *testing.T, name string) string {
 	t.Helper()
-	env := harness.Require(t)
-	bin := testshared.BuildSpcstr(t)
-	scenario, err := filepath.Abs(filepath.Join("testdata", "harness", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(tmp, "run")
-	hook := "SPCSTR_REGISTRY=" + filepath.Join(tmp, "registry.json") + " " + bin + " hook"
-	res, err := env.Run(t.Context(), harness.Options{Scenario: scenario, HookCommand: hook, OutDir: out})
-	if err != nil {
-		t.Fatalf("harness run: %v", err)
-	}
-	if fails := harness.Check(scenario, res); len(fails) > 0 {
-		t.Errorf("the run does not meet the scenario's expect block:\n%s", strings.Join(fails, "\n"))
-	}
-	return out
+	return harness.Require(t).RunSpcstr(t, testshared.BuildSpcstr(t), filepath.Join("testdata", "harness", name+".json"))
 }
 
 // results pairs captured payloads with spcstr's answers; every hook must
