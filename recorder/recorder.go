@@ -101,9 +101,10 @@ type run struct {
 	// touch is set for the session's first event of a minute: the hook
 	// that refreshes the registry's last_active.
 	touch bool
-	// startedAt is the session's creation time, for a touch that must
-	// register the session again.
+	// startedAt and branch are the session's creation time and branch
+	// (from its state), for the registry entry.
 	startedAt time.Time
+	branch    string
 }
 
 func (r *run) fail(format string, args ...any) {
@@ -221,9 +222,7 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 		} else if n == 1 && s.Activity[0].Count == 2 {
 			r.touch = true // the session's second event: confirm SessionStart's registration
 		}
-		if r.touch && !s.CreatedAt.IsZero() {
-			r.startedAt = s.CreatedAt
-		}
+		r.startedAt, r.branch = s.CreatedAt, s.Branch
 		if err := transcript.Read(s.TranscriptPath, &s.Transcript, &s.Tokens, s.SetTitle); err != nil {
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 		}
@@ -322,9 +321,11 @@ func (r *run) registryEntry(started time.Time) registry.Entry {
 	if p := r.opt.Getenv("CLAUDE_PID"); p != "" {
 		fmt.Sscanf(p, "%d", &ppid)
 	}
-	branch := ""
-	if repo, ok := gitrepo.Find(r.layout.Root); ok {
-		branch = repo.Branch()
+	branch := r.branch // the state's, from its cached HEAD stamp
+	if branch == "" {
+		if repo, ok := gitrepo.Find(r.layout.Root); ok {
+			branch = repo.Branch()
+		}
 	}
 	return registry.Entry{
 		PID: os.Getpid(), PPID: ppid, ProjectDir: r.layout.Root, Branch: branch,
