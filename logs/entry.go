@@ -6,13 +6,21 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mailru/easyjson"
 )
 
 // DefaultCap is the default size above which a payload field is cut
 // (docs/logs.md).
 const DefaultCap = 64 << 10
 
-// Entry is one line of an event log.
+//go:generate go tool easyjson -no_std_marshalers entry.go
+
+// Entry is one line of an event log. Its encoder is generated
+// (entry_easyjson.go): encoding/json would build one by reflection in
+// every hook process.
+//
+//easyjson:json
 type Entry struct {
 	Timestamp time.Time       `json:"timestamp"`
 	SessionID string          `json:"session_id"`
@@ -33,9 +41,11 @@ type Outcome struct {
 	Error      string          `json:"error,omitempty"`
 }
 
-// Encode marshals the entry to a single line.
+// Encode marshals the entry to a single line. Input and Outcome.Answer
+// are written as they are, so they must be compact JSON (CapPayload's and
+// hookio's answers are).
 func (e *Entry) Encode() ([]byte, error) {
-	return json.Marshal(e)
+	return easyjson.Marshal(e)
 }
 
 // WholePayload is the Truncated key of a payload cut as a whole: one that is

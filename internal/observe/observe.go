@@ -16,6 +16,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mailru/easyjson"
+
 	"github.com/dylan-gluck/spcstr/logs"
 )
 
@@ -38,8 +40,14 @@ const (
 	PhaseResult = "phase_result"
 )
 
+//go:generate go tool easyjson -no_std_marshalers observe.go
+
 // Event is one line of observability.jsonl. The first six fields are in
-// every event; the others belong to one event type.
+// every event; the others belong to one event type. Its encoder is
+// generated (observe_easyjson.go): encoding/json would build one by
+// reflection in every hook process.
+//
+//easyjson:json
 type Event struct {
 	SessionID string    `json:"session_id"`
 	RequestID string    `json:"request_id"`
@@ -373,10 +381,10 @@ func (r *Request) Encode() []byte {
 	}
 	var buf []byte
 	for i := range r.events {
-		b, err := json.Marshal(&r.events[i])
+		b, err := easyjson.Marshal(&r.events[i])
 		if err != nil { // a payload value JSON cannot hold: keep the rest
 			r.events[i].Payload = map[string]any{"encode_error": err.Error()}
-			if b, err = json.Marshal(&r.events[i]); err != nil {
+			if b, err = easyjson.Marshal(&r.events[i]); err != nil {
 				continue
 			}
 		}
