@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dylan-gluck/spcstr/internal/jsonread"
 )
 
 // Event is one hook payload as Claude Code sent it. Every field is optional:
@@ -114,7 +116,7 @@ func Decode(data []byte) (*Event, error) {
 		return nil, fmt.Errorf("malformed JSON: %w", json.Unmarshal(data, &probe))
 	}
 	ev := &Event{Raw: data}
-	decodeMembers(data, eventNames, ev.member)
+	jsonread.Members(data, eventNames, ev.member)
 	fixKeys(data, ev)
 	return ev, nil
 }
@@ -167,7 +169,7 @@ type Todo struct {
 func (e *Event) Input() ToolInputFields {
 	var in ToolInputFields
 	if raw := bytes.TrimSpace(e.ToolInput); json.Valid(raw) {
-		decodeMembers(raw, toolInputNames, in.member)
+		jsonread.Members(raw, toolInputNames, in.member)
 	}
 	return in
 }

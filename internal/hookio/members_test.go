@@ -137,12 +137,12 @@ func duplicated(raw []byte, key string) bool {
 func TestMembersFollowEncodingJSON(t *testing.T) {
 	for _, c := range []string{
 		`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
-		`{"SESSION_ID":"s","Tool_Name":"Bash","tool_name":"Read"}`,           // case variants, later wins
+		`{"SESSION_ID":"s","Tool_Name":"Bash","tool_name":"Read"}`,               // case variants, later wins
 		`{"tool_name":1,"tool_name":"Bash","duration_ms":"12","is_interrupt":1}`, // wrong types are skipped
-		`{"duration_ms":1e400,"custom_instructions":null}`,                     // out of range; null pointer
-		`{"custom_instructions":"keep","custom_instructions":5}`,               // a wrong type keeps the pointer
-		`{"tool_input":null,"tool_response":null,"tool_calls":[1,{"a":[]}]}`,   // raw fields keep null
-		`{"prompt":"\ud83d\ude00 \ud800 \u00e9\n\"q\""}`,                        // escapes, a lone surrogate
+		`{"duration_ms":1e400,"custom_instructions":null}`,                       // out of range; null pointer
+		`{"custom_instructions":"keep","custom_instructions":5}`,                 // a wrong type keeps the pointer
+		`{"tool_input":null,"tool_response":null,"tool_calls":[1,{"a":[]}]}`,     // raw fields keep null
+		`{"prompt":"\ud83d\ude00 \ud800 \u00e9\n\"q\""}`,                         // escapes, a lone surrogate
 		`{"tool_input":{"todos":[{"content":"a","STATUS":"s"},"x",null,{"activeForm":1}],"run_in_background":true,"taskId":"7"}}`,
 		`{"tool_input":{"todos":{"content":"a"}}}`,
 		`{"tool_input":{"todos":null}}`,

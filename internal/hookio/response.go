@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/mailru/easyjson/jlexer"
+
+	"github.com/dylan-gluck/spcstr/internal/jsonread"
 )
 
 // contentBlockNames: of a content block ({"type":"text","text":...}) only
@@ -61,7 +63,7 @@ func (e *Event) Response() ToolResponse {
 	switch raw[0] {
 	case '{':
 		if json.Valid(raw) {
-			decodeMembers(raw, toolResponseNames, r.member)
+			jsonread.Members(raw, toolResponseNames, r.member)
 		}
 	case '"':
 		var s string
@@ -102,8 +104,8 @@ func ContentText(raw json.RawMessage) string {
 		}
 		var texts []string
 		l := jlexer.Lexer{Data: raw}
-		readList(&l, &texts, func(l *jlexer.Lexer, text *string) {
-			object(l, contentBlockNames, func(_ string, l *jlexer.Lexer) { readString(l, text) })
+		jsonread.List(&l, &texts, func(l *jlexer.Lexer, text *string) bool {
+			return jsonread.Object(l, contentBlockNames, func(_ string, l *jlexer.Lexer) bool { return jsonread.String(l, text) })
 		})
 		var parts []string
 		for _, t := range texts {
