@@ -3,11 +3,14 @@ package logs
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
 	"github.com/mailru/easyjson"
+	"github.com/mailru/easyjson/jwriter"
 )
 
 // DefaultCap is the default size above which a payload field is cut
@@ -29,7 +32,29 @@ type Entry struct {
 	Outcome   *Outcome        `json:"outcome,omitempty"`
 	// Truncated maps each payload field that was cut to its original size
 	// in bytes.
-	Truncated map[string]int `json:"truncated,omitempty"`
+	Truncated Sizes `json:"truncated,omitempty"`
+}
+
+// Sizes maps names to sizes in bytes. It is written with its keys sorted,
+// as encoding/json writes a map, so that an entry is always the same line.
+type Sizes map[string]int
+
+// MarshalEasyJSON writes s for the generated encoder, keys sorted.
+func (s Sizes) MarshalEasyJSON(w *jwriter.Writer) {
+	if s == nil {
+		w.RawString("null")
+		return
+	}
+	w.RawByte('{')
+	for i, k := range slices.Sorted(maps.Keys(s)) {
+		if i > 0 {
+			w.RawByte(',')
+		}
+		w.String(k)
+		w.RawByte(':')
+		w.Int(s[k])
+	}
+	w.RawByte('}')
 }
 
 // Outcome is what spcstr did with an event: the answer it printed (if any),

@@ -75,7 +75,7 @@ func easyjson5f4debdaDecodeGithubComDylanGluckSpcstrLogs(in *jlexer.Lexer, out *
 			} else {
 				in.Delim('{')
 				if !in.IsDelim('}') {
-					out.Truncated = make(map[string]int)
+					out.Truncated = make(Sizes)
 				} else {
 					out.Truncated = nil
 				}
@@ -135,21 +135,7 @@ func easyjson5f4debdaEncodeGithubComDylanGluckSpcstrLogs(out *jwriter.Writer, in
 	if len(in.Truncated) != 0 {
 		const prefix string = ",\"truncated\":"
 		out.RawString(prefix)
-		{
-			out.RawByte('{')
-			v2First := true
-			for v2Name, v2Value := range in.Truncated {
-				if v2First {
-					v2First = false
-				} else {
-					out.RawByte(',')
-				}
-				out.String(string(v2Name))
-				out.RawByte(':')
-				out.Int(int(v2Value))
-			}
-			out.RawByte('}')
-		}
+		(in.Truncated).MarshalEasyJSON(out)
 	}
 	out.RawByte('}')
 }

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"reflect"
 	"testing"
 	"time"
 )
 
-// The generated encoder writes what encoding/json writes, and a payload
+// The generated encoder writes what encoding/json writes, byte for byte
+// (payload keys sorted), and a payload
 // value JSON cannot hold still gives a line.
 func TestEventEncodeMatchesEncodingJSON(t *testing.T) {
 	d := 1.5
@@ -27,12 +27,7 @@ func TestEventEncodeMatchesEncodingJSON(t *testing.T) {
 	}
 	for i, e := range events {
 		want, _ := json.Marshal(&e)
-		var g, w any
-		if err := json.Unmarshal(lines[i], &g); err != nil {
-			t.Fatalf("line %d is not JSON: %v", i, err)
-		}
-		_ = json.Unmarshal(want, &w)
-		if !reflect.DeepEqual(g, w) {
+		if !bytes.Equal(lines[i], want) {
 			t.Errorf("event %d:\n got %s\nwant %s", i, lines[i], want)
 		}
 	}

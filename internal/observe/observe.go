@@ -12,11 +12,13 @@ package observe
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"time"
 
 	"github.com/mailru/easyjson"
+	"github.com/mailru/easyjson/jwriter"
 
 	"github.com/dylan-gluck/spcstr/logs"
 )
@@ -79,7 +81,29 @@ type Event struct {
 	CustomEventType string `json:"custom_event_type,omitempty"`
 
 	// Payload is the event's detail; how much depends on the verbosity.
-	Payload map[string]any `json:"payload"`
+	Payload Payload `json:"payload"`
+}
+
+// Payload is an event's detail. It is written with its keys sorted, as
+// encoding/json writes a map, so that the same events give the same lines.
+type Payload map[string]any
+
+// MarshalEasyJSON writes p for the generated encoder, keys sorted.
+func (p Payload) MarshalEasyJSON(w *jwriter.Writer) {
+	if p == nil {
+		w.RawString("null")
+		return
+	}
+	w.RawByte('{')
+	for i, k := range slices.Sorted(maps.Keys(p)) {
+		if i > 0 {
+			w.RawByte(',')
+		}
+		w.String(k)
+		w.RawByte(':')
+		w.Raw(json.Marshal(p[k]))
+	}
+	w.RawByte('}')
 }
 
 // Verbosity decides which events are kept and how much they carry.

@@ -136,7 +136,7 @@ func easyjson54219feaDecodeGithubComDylanGluckSpcstrInternalObserve(in *jlexer.L
 				in.Skip()
 			} else {
 				in.Delim('{')
-				out.Payload = make(map[string]interface{})
+				out.Payload = make(Payload)
 				for !in.IsDelim('}') {
 					key := string(in.String())
 					in.WantColon()
@@ -245,29 +245,7 @@ func easyjson54219feaEncodeGithubComDylanGluckSpcstrInternalObserve(out *jwriter
 	{
 		const prefix string = ",\"payload\":"
 		out.RawString(prefix)
-		if in.Payload == nil && (out.Flags&jwriter.NilMapAsEmpty) == 0 {
-			out.RawString(`null`)
-		} else {
-			out.RawByte('{')
-			v2First := true
-			for v2Name, v2Value := range in.Payload {
-				if v2First {
-					v2First = false
-				} else {
-					out.RawByte(',')
-				}
-				out.String(string(v2Name))
-				out.RawByte(':')
-				if m, ok := v2Value.(easyjson.Marshaler); ok {
-					m.MarshalEasyJSON(out)
-				} else if m, ok := v2Value.(json.Marshaler); ok {
-					out.Raw(m.MarshalJSON())
-				} else {
-					out.Raw(json.Marshal(v2Value))
-				}
-			}
-			out.RawByte('}')
-		}
+		(in.Payload).MarshalEasyJSON(out)
 	}
 	out.RawByte('}')
 }
