@@ -178,8 +178,9 @@ const StaleTempAge = time.Minute
 // RemoveStaleTemps removes the temporary files (".state.json<digits>")
 // that hooks killed mid-write left in a session's folder, once they are
 // older than StaleTempAge. The spare file Update writes through
-// (".state.json.spare", see safefs.ReplaceViaSpare) is not one: it stays. The recorder calls it at most once a minute per
-// session, so the folder listing stays off most hooks.
+// (".state.json.spare", see safefs.ReplaceViaSpare) is not one: it stays.
+// The recorder calls it at most once a minute per session, so the folder
+// listing stays off most hooks.
 func (l Layout) RemoveStaleTemps(id string, now time.Time) (int, error) {
 	path, err := l.StatePath(id)
 	if err != nil {
