@@ -240,6 +240,7 @@ func TestSymlinksOutOfSpcstr(t *testing.T) {
 		{"logs/.inflight", "dir"},
 		{"sessions/" + id + "/state.json", "state"},
 		{"sessions/" + id + "/.state.json.lock", "file"},
+		{"sessions/" + id + "/.state.json.spare", "file"},
 		{"sessions/" + id + "/observability.jsonl", "log"},
 	}
 	for _, l := range links {
