@@ -241,6 +241,7 @@ func TestSymlinksOutOfSpcstr(t *testing.T) {
 		{"logs/.inflight.slots", "file"},
 		{"sessions/" + id + "/state.json", "state"},
 		{"sessions/" + id + "/.state.json.lock", "file"},
+		{"sessions/" + id + "/.state.json.spare", "file"},
 		{"sessions/" + id + "/observability.jsonl", "log"},
 	}
 	for _, l := range links {

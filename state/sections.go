@@ -2,9 +2,11 @@ package state
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/mailru/easyjson"
+	"github.com/mailru/easyjson/jwriter"
 )
 
 // Section names one of state.json's long lists. A hook that does not need
@@ -58,75 +60,79 @@ type lazy struct {
 // omit hides a field of the embedded Session when encoding the head.
 type omit *struct{}
 
-// head is a Session without its sections: outer fields shadow the
-// embedded ones of the same JSON name.
-type head struct {
-	*Session
-	AgentsHistory omit `json:"agents_history,omitempty"`
-	Files         omit `json:"files,omitempty"`
-	Errors        omit `json:"errors,omitempty"`
-	Prompts       omit `json:"prompts,omitempty"`
-	Notifications omit `json:"notifications,omitempty"`
+// list is a section's list, with its generated JSON codec.
+type list interface {
+	easyjson.MarshalerUnmarshaler
+	len() int
+	clear()
+	// appendList appends another list of the same kind (a path only when
+	// not listed yet).
+	appendList(list)
+	// fresh returns an empty list of the same kind, not tied to a field.
+	fresh() list
 }
 
-// sectionValue returns a pointer to the field holding section i.
-func (s *Session) sectionValue(i int) any {
+func (l *agentList) len() int           { return len(*l) }
+func (l *pathList) len() int            { return len(*l) }
+func (l *errorList) len() int           { return len(*l) }
+func (l *promptList) len() int          { return len(*l) }
+func (l *notificationList) len() int    { return len(*l) }
+func (l *agentList) clear()             { *l = nil }
+func (l *pathList) clear()              { *l = nil }
+func (l *errorList) clear()             { *l = nil }
+func (l *promptList) clear()            { *l = nil }
+func (l *notificationList) clear()      { *l = nil }
+func (l *agentList) fresh() list        { return new(agentList) }
+func (l *pathList) fresh() list         { return new(pathList) }
+func (l *errorList) fresh() list        { return new(errorList) }
+func (l *promptList) fresh() list       { return new(promptList) }
+func (l *notificationList) fresh() list { return new(notificationList) }
+func (l *agentList) appendList(m list)  { *l = append(*l, *m.(*agentList)...) }
+func (l *errorList) appendList(m list)  { *l = append(*l, *m.(*errorList)...) }
+func (l *promptList) appendList(m list) { *l = append(*l, *m.(*promptList)...) }
+func (l *notificationList) appendList(m list) {
+	*l = append(*l, *m.(*notificationList)...)
+}
+func (l *pathList) appendList(m list) {
+	for _, p := range *m.(*pathList) {
+		if !slices.Contains(*l, p) {
+			*l = append(*l, p)
+		}
+	}
+}
+
+// sectionValue returns the field holding section i, as a list.
+func (s *Session) sectionValue(i int) list {
 	switch Section(1 << i) {
 	case SectionAgents:
-		return &s.AgentsHistory
+		return (*agentList)(&s.AgentsHistory)
 	case SectionFilesNew:
-		return &s.Files.New
+		return (*pathList)(&s.Files.New)
 	case SectionFilesEdited:
-		return &s.Files.Edited
+		return (*pathList)(&s.Files.Edited)
 	case SectionFilesRead:
-		return &s.Files.Read
+		return (*pathList)(&s.Files.Read)
 	case SectionErrors:
-		return &s.Errors
+		return (*errorList)(&s.Errors)
 	case SectionPrompts:
-		return &s.Prompts
+		return (*promptList)(&s.Prompts)
 	default:
-		return &s.Notifications
+		return (*notificationList)(&s.Notifications)
 	}
 }
 
 // sectionLen returns the length of section i's (decoded or appended) list.
-func (s *Session) sectionLen(i int) int {
-	switch v := s.sectionValue(i).(type) {
-	case *[]Agent:
-		return len(*v)
-	case *[]string:
-		return len(*v)
-	case *[]Error:
-		return len(*v)
-	case *[]Prompt:
-		return len(*v)
-	default:
-		return len(*v.(*[]Notification))
-	}
-}
+func (s *Session) sectionLen(i int) int { return s.sectionValue(i).len() }
 
 // clearSection empties section i's list, dropping its backing array.
-func (s *Session) clearSection(i int) {
-	switch v := s.sectionValue(i).(type) {
-	case *[]Agent:
-		*v = nil
-	case *[]string:
-		*v = nil
-	case *[]Error:
-		*v = nil
-	case *[]Prompt:
-		*v = nil
-	case *[]Notification:
-		*v = nil
-	}
-}
+func (s *Session) clearSection(i int) { s.sectionValue(i).clear() }
 
 // encode returns the state in the sectioned layout, as pieces to write in
 // order: valid JSON that any reader decodes whole, whose sections a hook
 // can also find by line. Sections left encoded are passed through, not
 // copied.
 func (s *Session) encode() ([][]byte, error) {
-	h, err := json.Marshal(head{Session: s})
+	h, err := easyjson.Marshal(headJSON{Session: s})
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +152,7 @@ func (s *Session) encode() ([][]byte, error) {
 				pieces = append(pieces, raw)
 			}
 		} else {
-			data, err := json.Marshal(s.sectionValue(i))
+			data, err := easyjson.Marshal(s.sectionValue(i))
 			if err != nil {
 				return nil, err
 			}
@@ -186,7 +192,7 @@ func decodeSectioned(data []byte, s *Session, need Section) (bool, error) {
 		raws[i] = raw
 	}
 	hb := append(append([]byte(nil), h[:len(h)-1]...), '}')
-	if err := json.Unmarshal(hb, s); err != nil {
+	if err := easyjson.Unmarshal(hb, (*sessionJSON)(s)); err != nil {
 		return true, err
 	}
 	s.lz.raw, s.lz.encoded = raws, AllSections
@@ -202,26 +208,22 @@ func (s *Session) load(need Section) error {
 		if need&bit == 0 || s.lz.encoded&bit == 0 {
 			continue
 		}
-		list := s.sectionValue(i)
-		var added []byte
-		if s.sectionLen(i) > 0 {
-			var err error
-			if added, err = json.Marshal(list); err != nil {
-				return err
-			}
+		l := s.sectionValue(i)
+		var added list
+		if l.len() > 0 {
+			// Set the appended entries aside and decode into a new
+			// list: decoding would reuse their elements and keep their
+			// fields where the old entries omit them.
+			added = l.fresh()
+			added.appendList(l)
 		}
-		// Decode into a new list: json.Unmarshal would reuse the
-		// appended entries' elements and keep their fields where the
-		// old entries omit them.
-		s.clearSection(i)
-		if err := json.Unmarshal(s.sectionRaw(i), list); err != nil {
+		l.clear()
+		if err := easyjson.Unmarshal(s.sectionRaw(i), l); err != nil {
 			return fmt.Errorf("section %s: %w", sectionLine[i].prefix, err)
 		}
-		s.noteDropped(bit, s.sectionLen(i))
+		s.noteDropped(bit, l.len())
 		if added != nil {
-			if err := appendDecoded(list, added); err != nil {
-				return err
-			}
+			l.appendList(added)
 		}
 		s.lz.encoded &^= bit
 		s.lz.raw[i], s.lz.extra[i] = nil, nil
@@ -261,56 +263,14 @@ func (s *Session) merge() error {
 			continue
 		}
 		if bit&SectionFiles != 0 {
-			list := s.sectionValue(i).(*[]string)
-			s.lz.extra[i] = appendNewPaths(s.lz.raw[i], s.lz.extra[i], *list)
-			*list = []string{}
+			paths := s.sectionValue(i).(*pathList)
+			s.lz.extra[i] = appendNewPaths(s.lz.raw[i], s.lz.extra[i], *paths)
+			*paths = []string{}
 			continue
 		}
 		decode |= bit
 	}
 	return s.load(decode)
-}
-
-// appendDecoded decodes the JSON list extra and appends it to the list
-// that ptr points to.
-func appendDecoded(ptr any, extra []byte) error {
-	switch v := ptr.(type) {
-	case *[]Agent:
-		var more []Agent
-		if err := json.Unmarshal(extra, &more); err != nil {
-			return err
-		}
-		*v = append(*v, more...)
-	case *[]Error:
-		var more []Error
-		if err := json.Unmarshal(extra, &more); err != nil {
-			return err
-		}
-		*v = append(*v, more...)
-	case *[]Prompt:
-		var more []Prompt
-		if err := json.Unmarshal(extra, &more); err != nil {
-			return err
-		}
-		*v = append(*v, more...)
-	case *[]Notification:
-		var more []Notification
-		if err := json.Unmarshal(extra, &more); err != nil {
-			return err
-		}
-		*v = append(*v, more...)
-	case *[]string:
-		var more []string
-		if err := json.Unmarshal(extra, &more); err != nil {
-			return err
-		}
-		for _, p := range more {
-			if !slices.Contains(*v, p) {
-				*v = append(*v, p)
-			}
-		}
-	}
-	return nil
 }
 
 // appendNewPaths adds to extra (",<path>" for each) the paths that neither
@@ -320,8 +280,10 @@ func appendDecoded(ptr any, extra []byte) error {
 // so that pattern cannot occur within one.
 func appendNewPaths(raw, extra []byte, paths []string) []byte {
 	for _, p := range paths {
-		enc, err := json.Marshal(p)
-		if err != nil || containsElement(raw, enc) || containsElement(append(append([]byte{}, extra...), ']'), enc) {
+		w := jwriter.Writer{}
+		w.String(p)
+		enc := w.Buffer.BuildBytes()
+		if containsElement(raw, enc) || containsElement(append(append([]byte{}, extra...), ']'), enc) {
 			continue
 		}
 		extra = append(append(extra, ','), enc...)

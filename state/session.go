@@ -297,6 +297,11 @@ type TranscriptCursor struct {
 	Recent []MessageUsage `json:"recent,omitempty"`
 }
 
+// IsZero reports whether nothing has been read yet (omitzero uses it).
+func (c TranscriptCursor) IsZero() bool {
+	return c.Path == "" && c.Offset == 0 && len(c.Recent) == 0
+}
+
 // MessageUsage is the usage counted for one API message id.
 type MessageUsage struct {
 	ID            string `json:"id"`

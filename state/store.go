@@ -98,7 +98,8 @@ func (l Layout) Update(ctx context.Context, id string, now time.Time, opt Update
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", path, err)
 	}
-	if err := safefs.Replace(root, rel, bytes.Join(pieces, nil), 0o644, false); err != nil {
+	// The lock held here serialises every writer, as the spare needs.
+	if err := safefs.ReplaceViaSpare(root, rel, bytes.Join(pieces, nil), 0o644); err != nil {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return &s, nil
@@ -130,14 +131,15 @@ func read(root *os.Root, rel string, s *Session, need Section) error {
 }
 
 // Load reads one session's state without locking: state.json is always
-// replaced whole, so a reader sees a complete document. A damaged file is
+// replaced whole, and ReadReplaced reads again when a writer reused the
+// file mid-read, so a reader sees a complete document. A damaged file is
 // reported, not moved (only writers set files aside).
 func (l Layout) Load(id string) (*Session, error) {
 	path, err := l.StatePath(id)
 	if err != nil {
 		return nil, err
 	}
-	data, err := safefs.ReadFile(path, safefs.MaxStateBytes)
+	data, err := safefs.ReadReplaced(path, safefs.MaxStateBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -175,8 +177,10 @@ const StaleTempAge = time.Minute
 
 // RemoveStaleTemps removes the temporary files (".state.json<digits>")
 // that hooks killed mid-write left in a session's folder, once they are
-// older than StaleTempAge. The recorder calls it at most once a minute per
-// session, so the folder listing stays off most hooks.
+// older than StaleTempAge. The spare file Update writes through
+// (".state.json.spare", see safefs.ReplaceViaSpare) is not one: it stays.
+// The recorder calls it at most once a minute per session, so the folder
+// listing stays off most hooks.
 func (l Layout) RemoveStaleTemps(id string, now time.Time) (int, error) {
 	path, err := l.StatePath(id)
 	if err != nil {

@@ -37,6 +37,17 @@ func TestUpdateCreatedFlag(t *testing.T) {
 	if calls[0] != true || calls[1] != false || calls[2] != false {
 		t.Errorf("created flags = %v, want [true false false]", calls)
 	}
+	// The folder holds the state, its lock and the spare it is written
+	// through (safefs.ReplaceViaSpare); no temp file is left.
+	dir, _ := l.SessionDir("sess-1")
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if got, want := strings.Join(names, " "), ".state.json.lock .state.json.spare state.json"; got != want {
+		t.Errorf("session folder holds %q, want %q", got, want)
+	}
 	s, err := l.Load("sess-1")
 	if err != nil {
 		t.Fatal(err)

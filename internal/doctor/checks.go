@@ -383,7 +383,8 @@ const tempFileAge = time.Minute
 
 // checkTempFiles: temporary files of atomic writes that an interrupted
 // process left behind: renameio names them ".<target name><random digits>",
-// the Windows writers ".<target name>.tmp-<random digits>".
+// the Windows writers ".<target name>.tmp-<random digits>". A state's spare
+// file (".state.json.spare", safefs.ReplaceViaSpare) is not one.
 func checkTempFiles(_ context.Context, env *Env) []Finding {
 	var out []Finding
 	walk(env.Layout().Dir(), func(path string, d fs.DirEntry) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/claudesettings"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // fixture is a project with spcstr installed and healthy; cases break it.
@@ -245,6 +246,12 @@ func TestNotProblems(t *testing.T) {
 			f.write(filepath.Join(f.root, ".spcstr", "logs", ".stop.json.lock"), "")
 			old := time.Now().Add(-time.Hour)
 			_ = os.Chtimes(filepath.Join(f.root, ".spcstr", "logs", ".stop.json.lock"), old, old)
+		}},
+		{"a state's spare file is not a leftover", func(f *fixture) {
+			p := filepath.Join(f.root, ".spcstr", "sessions", "abc", ".state.json"+safefs.SpareSuffix)
+			f.write(p, "{}")
+			old := time.Now().Add(-time.Hour)
+			_ = os.Chtimes(p, old, old)
 		}},
 		{"not a git repository", func(f *fixture) {
 			_ = os.RemoveAll(filepath.Join(f.root, ".git"))

@@ -94,7 +94,7 @@ func stamp(l state.Layout, id string) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	data, err := safefs.ReadFile(path, safefs.MaxStateBytes)
+	data, err := safefs.ReadReplaced(path, safefs.MaxStateBytes)
 	if err != nil {
 		return time.Time{}, err
 	}

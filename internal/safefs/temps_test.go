@@ -13,6 +13,7 @@ func TestIsTempName(t *testing.T) {
 		".post_tool_use.json.tmp-123": true,
 		".config.yaml42":              true,
 		".state.json.lock":            false,
+		".state.json.spare":           false,
 		"state.json":                  false,
 		".state.json":                 false,
 		".gitkeep1":                   false,
@@ -37,6 +38,7 @@ func TestRemoveStaleTemps(t *testing.T) {
 		".other.json123":       true,
 		"state.json":           true,
 		".state.json.lock":     true,
+		".state.json.spare":    true,
 		".state.jsonx12":       true,
 		"state.json.corrupt-1": true,
 	}

@@ -82,6 +82,17 @@ func TestWatcherFollowsNewFoldersAndAtomicWrites(t *testing.T) {
 	if c := next(t, w); !c.Sessions[id] {
 		t.Fatalf("rename of state.json not reported: %+v", c)
 	}
+	// The recorder's write, which swaps state.json with its spare file,
+	// is reported too (twice: the second swap reuses the first's file).
+	for i := range 2 {
+		drain(w, 100*time.Millisecond)
+		if _, err := l.Update(context.Background(), id, time.Now(), state.UpdateOptions{}, func(*state.Session, bool) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if c := next(t, w); !c.Sessions[id] {
+			t.Fatalf("swap %d of state.json not reported: %+v", i+1, c)
+		}
+	}
 
 	// Logs and the registry.
 	os.MkdirAll(l.LogsDir(), 0o755)
