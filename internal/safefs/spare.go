@@ -67,10 +67,16 @@ func ReadReplaced(path string, max int64) ([]byte, error) {
 			return nil, err
 		}
 		now, nerr := os.Stat(path)
-		stable := serr == nil && nerr == nil && os.SameFile(fi, now) &&
-			int64(len(data)) == fi.Size() && after.Size() == fi.Size() && after.ModTime().Equal(fi.ModTime())
-		if stable || try == replacedReadTries {
+		if serr == nil && nerr == nil && unchanged(fi, after, now, len(data)) || try == replacedReadTries {
 			return data, nil
 		}
 	}
+}
+
+// unchanged reports whether a read of n bytes from the file opened with
+// info before, whose info was after once read, is that file's content as
+// path (now) names it.
+func unchanged(before, after, now os.FileInfo, n int) bool {
+	return os.SameFile(before, now) && int64(n) == before.Size() &&
+		after.Size() == before.Size() && after.ModTime().Equal(before.ModTime())
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -291,4 +292,44 @@ func tree(t *testing.T, dir string) string {
 		return nil
 	})
 	return b.String()
+}
+
+// TestUnchanged: a read is kept only when the path still names the file
+// read and that file did not change under the read.
+func TestUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	info := func(name, data string, mtime time.Time) os.FileInfo {
+		p := filepath.Join(dir, name)
+		put(t, p, data)
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	t1 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	a := info("a", "four", t1)
+	b := info("b", "four", t1)
+	aLonger := info("a", "four more", t1)
+	aLater := info("a", "FOUR", t1.Add(time.Millisecond))
+	tests := []struct {
+		name              string
+		before, after, at os.FileInfo
+		n                 int
+		want              bool
+	}{
+		{"nothing changed", a, a, a, 4, true},
+		{"path names another file (swapped)", a, a, b, 4, false},
+		{"fewer bytes read than the file had", a, a, a, 3, false},
+		{"file grew during the read", a, aLonger, a, 4, false},
+		{"file rewritten during the read", a, aLater, a, 4, false},
+	}
+	for _, tt := range tests {
+		if got := unchanged(tt.before, tt.after, tt.at, tt.n); got != tt.want {
+			t.Errorf("%s: unchanged = %v, want %v", tt.name, got, tt.want)
+		}
+	}
 }
