@@ -8,8 +8,8 @@
 // ",\n<entry>\n]\n", and never reads or rewrites the array. A new log is
 // created with its first entry atomically; an append that fails (full disk,
 // file-size limit) is rolled back. A tail torn by a killed hook is repaired
-// by the next hook of any event (RepairInterrupted, through an in-flight
-// marker), or else by the next append (the partial line is cut off and kept
+// by the next hook of any event (RepairInterrupted, through the log's
+// in-flight slot), or else by the next append (the partial line is cut off and kept
 // in repairs.json); a file that is not a log at all (or a folder, a FIFO) is
 // set aside, never overwritten. No path below .spcstr/ is followed out of
 // it. A log over its size limit is rotated to <name>.<n>.json.
@@ -45,12 +45,16 @@ type Options struct {
 	// NoRepairLog disables recording cut-off torn tails in repairs.json
 	// (used for repairs.json itself).
 	NoRepairLog bool
+	// Sync flushes the log to disk (fsync) once the entry is in it, through
+	// the file the append already has open, after the lock is released. A
+	// failed fsync is not a failed append: the entry is in the log.
+	Sync bool
 }
 
 // InflightDir is the folder (below the logs folder) that holds one marker
-// per append under way: created before the log is touched, removed once the
-// append is whole. A marker whose log is not locked was left by a killed
-// hook; RepairInterrupted mends that log.
+// per append under way to a log without a slot in SlotsFile: created before
+// the log is touched, removed once the append is whole. A marker whose log
+// is not locked was left by a killed hook; RepairInterrupted mends that log.
 const InflightDir = ".inflight"
 
 // Append adds one entry (a single JSON value with no raw newlines: use
@@ -71,16 +75,19 @@ func Append(ctx context.Context, path string, entry []byte, opt Options) error {
 	if err != nil {
 		return err
 	}
-	marker := markerName(rel)
-	if err := root.Mkdir(marker, 0o755); errors.Is(err, fs.ErrNotExist) {
-		_ = root.Mkdir(filepath.Dir(marker), 0o755)
-		_ = root.Mkdir(marker, 0o755)
-	}
-	repaired, err := appendLocked(root, rel, entry, opt)
+	mark := markInflight(root, rel)
+	repaired, f, err := appendLocked(root, rel, entry, opt)
 	if err == nil {
-		_ = root.Remove(marker)
+		mark.clear()
 	}
+	mark.close()
 	unlock()
+	if f != nil {
+		if err == nil && opt.Sync {
+			_ = f.Sync()
+		}
+		f.Close()
+	}
 	if err != nil {
 		return err
 	}
@@ -130,67 +137,82 @@ func openLog(root *os.Root, rel string) (*os.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
-func appendLocked(root *os.Root, rel string, entry []byte, opt Options) (dropped []byte, err error) {
+// appendLocked appends entry to the log at rel, whose lock the caller
+// holds. f is the log, still open, when the entry went into an existing
+// file (the caller closes it); nil when a new log was written whole.
+func appendLocked(root *os.Root, rel string, entry []byte, opt Options) (dropped []byte, f *os.File, err error) {
 	if opt.MaxBytes > 0 {
 		if fi, err := root.Lstat(rel); err == nil && fi.Mode().IsRegular() && fi.Size() > opt.MaxBytes {
 			if err := rotate(root, rel); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
 	f, fi, err := openLog(root, rel)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, create(root, rel, entry)
+		return nil, nil, create(root, rel, entry)
 	}
 	if errors.Is(err, safefs.ErrNotRegular) {
-		return nil, setAside(root, rel, entry)
+		return nil, nil, setAside(root, rel, entry)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open log: %w", err)
+		return nil, nil, fmt.Errorf("open log: %w", err)
 	}
-	defer f.Close()
-	size := fi.Size()
+	dropped, notLog, err := extend(f, fi.Size(), entry)
+	if notLog {
+		f.Close()
+		return nil, nil, setAside(root, rel, entry)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return dropped, f, nil
+}
+
+// extend appends entry to the open log f of the given size, repairing a
+// torn tail first. notLog reports a file that is not a log spcstr can
+// extend (the caller sets it aside).
+func extend(f *os.File, size int64, entry []byte) (dropped []byte, notLog bool, err error) {
 	if size == 0 {
-		return nil, writeAt(f, 0, size, "[\n", entry)
+		return nil, false, writeAt(f, 0, size, "[\n", entry)
 	}
 	isArray, sure, err := startsArray(f, size)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if sure && !isArray {
-		f.Close()
-		return nil, setAside(root, rel, entry)
+		return nil, true, nil
 	}
 	if sure {
 		pos, empty, ok, err := findClose(f, size)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if ok {
 			if empty {
-				return nil, writeAt(f, pos, size, "\n", entry)
+				return nil, false, writeAt(f, pos, size, "\n", entry)
 			}
-			return nil, writeAt(f, pos, size, ",\n", entry)
+			return nil, false, writeAt(f, pos, size, ",\n", entry)
 		}
 	}
 	// Torn tail: find the end of the last complete entry.
 	cut, empty, ok, err := findLastComplete(f, size)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !ok {
-		f.Close()
-		return nil, setAside(root, rel, entry)
+		return nil, true, nil
 	}
 	dropped = make([]byte, size-cut)
 	if _, err := f.ReadAt(dropped, cut); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("read torn tail: %w", err)
+		return nil, false, fmt.Errorf("read torn tail: %w", err)
 	}
 	sep := ",\n"
 	if empty {
 		sep = "\n"
 	}
-	return bytes.TrimSpace(dropped), writeAt(f, cut, size, sep, entry)
+	return bytes.TrimSpace(dropped), false, writeAt(f, cut, size, sep, entry)
 }
 
 // create writes a new log holding entry in one atomic step (temp file,

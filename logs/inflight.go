@@ -9,50 +9,107 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
-// RepairInterrupted mends the logs in dir whose append was interrupted
-// (a hook killed mid-write): each in-flight marker whose log nobody holds
-// locked. It costs one read of a folder that is empty unless an append is
-// under way or was killed, so every hook can call it whatever the logs'
-// size and number.
+// RepairInterrupted mends the logs in dir whose append was interrupted (a
+// hook killed mid-write): each log whose in-flight slot (SlotsFile) or
+// marker (InflightDir) is set while nobody holds the log's lock. It costs
+// one read of the small slots file and one lstat of the marker folder when
+// no append is under way or was killed, so every hook can call it whatever
+// the logs' size and number. A slots file that is not one is ignored (the
+// next append replaces it); work is bounded by the number of slots.
 func RepairInterrupted(ctx context.Context, dir string) error {
-	// One lstat: a folder's link count is 2 plus its subfolders (the
-	// markers) on the usual Linux file systems; anything else (another
-	// count, another system) takes the full look.
-	if fi, err := os.Lstat(filepath.Join(dir, InflightDir)); err != nil || (fi.IsDir() && emptyDir(fi)) {
-		return nil
-	}
-	root, rel, err := safefs.Beneath(filepath.Join(dir, InflightDir))
+	root, rel, err := safefs.Beneath(filepath.Join(dir, SlotsFile))
 	if err != nil {
 		return nil // no logs folder yet
 	}
 	defer root.Close()
-	mf, err := root.Open(rel)
+	logsRel := filepath.Dir(rel)
+	var errs []error
+	var slots [slotsSize]byte
+	if readSlots(root, logsRel, &slots) {
+		for i, v := range slots[:len(slotNames)] {
+			// A slot beyond slotNames is a newer spcstr's (or noise): it
+			// has no name here.
+			if v != 0 {
+				errs = append(errs, repairSlot(ctx, root, logsRel, i))
+			}
+		}
+	}
+	// Marker folders: logs without a slot, and projects recorded by an
+	// older spcstr. One lstat: a folder's link count is 2 plus its
+	// subfolders (the markers) on the usual Linux file systems; anything
+	// else (another count, another system) takes the full look.
+	if fi, err := os.Lstat(filepath.Join(dir, InflightDir)); err == nil && !(fi.IsDir() && emptyDir(fi)) {
+		errs = append(errs, repairMarkers(ctx, root, logsRel))
+	}
+	return errors.Join(errs...)
+}
+
+// repairSlot mends the log of slot i if its slot is still set once its lock
+// is taken (SlotsFile says why that means its appender was killed), and
+// clears the slot. A lock held by someone else means a live append: the
+// slot is theirs and is left alone.
+func repairSlot(ctx context.Context, root *os.Root, logsRel string, i int) error {
+	name := slotNames[i] + Ext
+	logRel := filepath.Join(logsRel, name)
+	unlock, ok, err := safefs.TryLock(root, lockName(logRel))
+	if err != nil || !ok {
+		return err
+	}
+	sf, err := openSlots(root, logRel)
+	if err != nil {
+		unlock()
+		return fmt.Errorf("repair %s: %w", name, err)
+	}
+	var b [1]byte
+	if _, err := sf.ReadAt(b[:], int64(i)); err != nil || b[0] == 0 {
+		// Cleared by an appender that finished after the unlocked read.
+		sf.Close()
+		unlock()
+		return nil
+	}
+	repaired, err := repairLocked(root, logRel)
+	if err == nil {
+		err = setSlot(sf, i, 0)
+	}
+	sf.Close()
+	unlock()
+	if err != nil {
+		return fmt.Errorf("repair %s: %w", name, err)
+	}
+	noteRepair(ctx, root, logRel, repaired, Options{NoRepairLog: name == Name(Repairs, "")+Ext})
+	return nil
+}
+
+// repairMarkers mends the logs whose marker folder is in logsRel's
+// InflightDir while nobody holds their lock, and removes the marker.
+func repairMarkers(ctx context.Context, root *os.Root, logsRel string) error {
+	mf, err := root.Open(filepath.Join(logsRel, InflightDir))
 	if err != nil {
 		return nil // no marker folder: nothing was ever interrupted
 	}
-	names, err := mf.Readdirnames(-1)
+	names, err := mf.Readdirnames(maxMarkers)
 	mf.Close()
 	if err != nil || len(names) == 0 {
+		if errors.Is(err, io.EOF) {
+			err = nil
+		}
 		return err
 	}
-	logsRel := filepath.Dir(rel)
 	var errs []error
 	for _, name := range names {
 		logRel := filepath.Join(logsRel, name)
-		lf, err := root.OpenFile(lockName(logRel), os.O_RDWR|os.O_CREATE|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+		// A log someone holds is being appended to by a live hook, whose
+		// own marker it is.
+		unlock, ok, err := safefs.TryLock(root, lockName(logRel))
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		// A zero timeout: a log someone holds is being appended to by a
-		// live hook, whose own marker it is.
-		if safefs.LockFile(ctx, lf, false, 0) != nil {
-			lf.Close()
+		if !ok {
 			continue
 		}
 		marker := markerName(logRel)
@@ -61,7 +118,7 @@ func RepairInterrupted(ctx context.Context, dir string) error {
 			if err == nil {
 				_ = root.Remove(marker)
 			}
-			lf.Close()
+			unlock()
 			if err != nil {
 				errs = append(errs, fmt.Errorf("repair %s: %w", name, err))
 				continue
@@ -69,10 +126,14 @@ func RepairInterrupted(ctx context.Context, dir string) error {
 			noteRepair(ctx, root, logRel, repaired, Options{NoRepairLog: name == Name(Repairs, "")+Ext})
 			continue
 		}
-		lf.Close()
+		unlock()
 	}
 	return errors.Join(errs...)
 }
+
+// maxMarkers bounds the markers one hook looks at: a planted folder of
+// thousands costs a few hooks a bounded share each.
+const maxMarkers = 64
 
 // repairLocked makes the log at rel whole again without adding an entry.
 func repairLocked(root *os.Root, rel string) (dropped []byte, err error) {
@@ -107,4 +168,48 @@ func repairLocked(root *os.Root, rel string) (dropped []byte, err error) {
 		return nil, err
 	}
 	return bytes.TrimSpace(dropped), nil
+}
+
+// inflight is an append's in-flight mark (SlotsFile): its slot when the
+// log has one, else a marker folder.
+type inflight struct {
+	root   *os.Root
+	slots  *os.File
+	slot   int
+	marker string
+}
+
+// markInflight marks the append to rel as under way. The caller holds the
+// log's lock.
+func markInflight(root *os.Root, rel string) inflight {
+	if i := slotOf(filepath.Base(rel)); i >= 0 {
+		if f, err := openSlots(root, rel); err == nil {
+			if setSlot(f, i, 1) == nil {
+				return inflight{slots: f, slot: i}
+			}
+			f.Close()
+		}
+		// No usable slots file: a marker folder does the same job.
+	}
+	marker := markerName(rel)
+	if err := root.Mkdir(marker, 0o755); errors.Is(err, fs.ErrNotExist) {
+		_ = root.Mkdir(filepath.Dir(marker), 0o755)
+		_ = root.Mkdir(marker, 0o755)
+	}
+	return inflight{root: root, marker: marker}
+}
+
+// clear marks the append as whole; the caller still holds the lock.
+func (m inflight) clear() {
+	if m.slots != nil {
+		_ = setSlot(m.slots, m.slot, 0)
+		return
+	}
+	_ = m.root.Remove(m.marker)
+}
+
+func (m inflight) close() {
+	if m.slots != nil {
+		m.slots.Close()
+	}
 }

@@ -301,6 +301,7 @@ func TestCrashSafety(t *testing.T) {
 	completed[last] = true
 
 	checkProject(t, p)
+	checkNoInflight(t, p)
 	s := p.state(id)
 	files := map[string]bool{}
 	for _, f := range s.Files.Read {
@@ -327,11 +328,30 @@ func TestCrashSafety(t *testing.T) {
 	var leftovers []string
 	for _, f := range tree(t, p.layout().Dir()) {
 		if !strings.HasSuffix(f, ".json") && !strings.HasSuffix(f, ".jsonl") && !strings.HasSuffix(f, ".lock") && !strings.HasSuffix(f, "/") &&
-			!strings.HasSuffix(f, ".state.json.spare") { // the spare state.json is written through, not a leftover
+			!strings.HasSuffix(f, ".state.json.spare") && // the spare state.json is written through, not a leftover
+			f != "logs/"+logs.SlotsFile {
 			leftovers = append(leftovers, f)
 		}
 	}
 	if len(leftovers) > 0 {
 		t.Logf("temporary files left by killed hooks: %d (e.g. %s)", len(leftovers), leftovers[0])
+	}
+}
+
+// checkNoInflight fails if an append is still marked in flight once the
+// hooks are done: a marker folder, or a set slot in the slots file.
+func checkNoInflight(t *testing.T, p *project) {
+	t.Helper()
+	if markers, _ := os.ReadDir(filepath.Join(p.layout().LogsDir(), logs.InflightDir)); len(markers) > 0 {
+		t.Errorf("in-flight markers left: %d", len(markers))
+	}
+	slots, err := os.ReadFile(filepath.Join(p.layout().LogsDir(), logs.SlotsFile))
+	if err != nil || len(slots) == 0 {
+		t.Fatalf("no in-flight slots file: %v", err)
+	}
+	for i, b := range slots {
+		if b != 0 {
+			t.Errorf("in-flight slot %d left set (%d) after the last hook", i, b)
+		}
 	}
 }

@@ -238,6 +238,7 @@ func TestSymlinksOutOfSpcstr(t *testing.T) {
 		{"logs/post_tool_use.json", "log"},
 		{"logs/.post_tool_use.json.lock", "file"},
 		{"logs/.inflight", "dir"},
+		{"logs/.inflight.slots", "file"},
 		{"sessions/" + id + "/state.json", "state"},
 		{"sessions/" + id + "/.state.json.lock", "file"},
 		{"sessions/" + id + "/.state.json.spare", "file"},
@@ -597,9 +598,7 @@ func TestTornLogMendedByAnyEvent(t *testing.T) {
 			t.Errorf("log lost the entry of finished hook %d", i)
 		}
 	}
-	if markers, _ := os.ReadDir(filepath.Join(p.layout().LogsDir(), ".inflight")); len(markers) > 0 {
-		t.Errorf("in-flight markers left: %d", len(markers))
-	}
+	checkNoInflight(t, p)
 }
 
 // TestUnappendableLogKeepsEvent runs a hook whose log cannot grow (a file

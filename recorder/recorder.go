@@ -357,12 +357,13 @@ func (r *run) appendLog(ctx context.Context, answer []byte, decisions int) {
 		return
 	}
 	path := r.layout.LogPath(logs.Name(logs.Events, r.name))
-	if err := logs.Append(ctx, path, data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes}); err != nil {
+	// Sync: the hook's one fsync, through the file the append has open.
+	// The event log is the durable record; state.json, rebuilt from the
+	// logs by spcstr rebuild, is written without one.
+	if err := logs.Append(ctx, path, data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes, Sync: true}); err != nil {
 		r.fail("append %s: %v", path, err)
 		r.keepUnlogged(ctx, data, err)
-		return
 	}
-	syncFile(path)
 }
 
 // keepUnlogged records an entry whose own log could not take it (the log
@@ -381,16 +382,6 @@ func (r *run) keepUnlogged(ctx context.Context, entry []byte, cause error) {
 	}
 	if err != nil {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: could not keep the event in rejected.json either: %v\n", err)
-	}
-}
-
-// syncFile flushes a log to disk: the hook's one fsync. The event log is
-// the durable record; state.json, rebuilt from the logs by spcstr rebuild,
-// is written without one.
-func syncFile(path string) {
-	if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
-		_ = f.Sync()
-		_ = f.Close()
 	}
 }
 

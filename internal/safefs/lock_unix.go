@@ -105,3 +105,37 @@ func LockFile(ctx context.Context, f *os.File, shared bool, timeout time.Duratio
 		return fmt.Errorf("lock %s: %w", f.Name(), ctx.Err())
 	}
 }
+
+// TryLock takes an exclusive flock(2) on the file name below root (created
+// if missing, its folder not) only if it is free at once: ok is false,
+// without waiting, when another open file holds it. The caller calls the
+// returned unlock function when ok.
+func TryLock(root *os.Root, name string) (unlock func(), ok bool, err error) {
+	f, err := root.OpenFile(name, os.O_RDWR|os.O_CREATE|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+	if err != nil {
+		return nil, false, fmt.Errorf("open lock %s: %w", name, err)
+	}
+	sc, err := f.SyscallConn()
+	if err != nil {
+		f.Close()
+		return nil, false, fmt.Errorf("lock %s: %w", name, err)
+	}
+	if cerr := sc.Control(func(fd uintptr) {
+		for {
+			err = syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB)
+			if !errors.Is(err, syscall.EINTR) {
+				return
+			}
+		}
+	}); cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, false, nil
+		}
+		return nil, false, fmt.Errorf("lock %s: %w", name, err)
+	}
+	return func() { f.Close() }, true, nil
+}

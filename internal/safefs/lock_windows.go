@@ -56,3 +56,14 @@ func lock(ctx context.Context, root *os.Root, name string, shared bool, timeout 
 func LockFile(ctx context.Context, f *os.File, shared bool, timeout time.Duration) error {
 	return nil
 }
+
+// TryLock takes an exclusive lock on the file name below root only if it
+// is free at once: ok is false, without waiting, when it is held.
+func TryLock(root *os.Root, name string) (unlock func(), ok bool, err error) {
+	fl := flock.New(filepath.Join(root.Name(), name))
+	ok, err = fl.TryLock()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return func() { _ = fl.Unlock() }, true, nil
+}
