@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -27,5 +28,25 @@ func TestHookBinaryLinksNoOpenTelemetry(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "go.opentelemetry.io/otel/sdk/trace\n") {
 		t.Errorf("spcstr-otel does not link the OpenTelemetry SDK: this test no longer checks anything")
+	}
+}
+
+// TestHookBinaryLinksNoHTTP: spcstr makes no network calls, and the HTTP and
+// TLS stacks' package init (and size) would cost every hook call. easyjson's
+// root package is how they came in once (internal/jsoncodec's doc).
+func TestHookBinaryLinksNoHTTP(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/dylan-gluck/spcstr/cmd/spcstr").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	for _, pkg := range deps {
+		switch pkg {
+		case "net/http", "crypto/tls", "github.com/mailru/easyjson":
+			t.Errorf("spcstr links %s: its init would run on every hook call", pkg)
+		}
+	}
+	if !slices.Contains(deps, "github.com/mailru/easyjson/jwriter") {
+		t.Errorf("spcstr no longer links easyjson's writer: this test no longer checks anything")
 	}
 }

@@ -9,15 +9,16 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mailru/easyjson"
 	"github.com/mailru/easyjson/jwriter"
+
+	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
 )
 
 // DefaultCap is the default size above which a payload field is cut
 // (docs/logs.md).
 const DefaultCap = 64 << 10
 
-//go:generate go tool easyjson -no_std_marshalers entry.go
+//go:generate go run ../tools/jsongen -no_std_marshalers entry.go
 
 // Entry is one line of an event log. Its encoder is generated
 // (entry_easyjson.go): encoding/json would build one by reflection in
@@ -70,7 +71,7 @@ type Outcome struct {
 // are written as they are, so they must be compact JSON (CapPayload's and
 // hookio's answers are).
 func (e *Entry) Encode() ([]byte, error) {
-	return easyjson.Marshal(e)
+	return jsoncodec.Marshal(e)
 }
 
 // WholePayload is the Truncated key of a payload cut as a whole: one that is

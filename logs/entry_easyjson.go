@@ -4,7 +4,7 @@ package logs
 
 import (
 	json "encoding/json"
-	easyjson "github.com/mailru/easyjson"
+	easyjson "github.com/dylan-gluck/spcstr/internal/jsoncodec"
 	jlexer "github.com/mailru/easyjson/jlexer"
 	jwriter "github.com/mailru/easyjson/jwriter"
 )

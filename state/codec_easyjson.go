@@ -5,7 +5,7 @@ package state
 import (
 	json "encoding/json"
 	gitrepo "github.com/dylan-gluck/spcstr/internal/gitrepo"
-	easyjson "github.com/mailru/easyjson"
+	easyjson "github.com/dylan-gluck/spcstr/internal/jsoncodec"
 	jlexer "github.com/mailru/easyjson/jlexer"
 	jwriter "github.com/mailru/easyjson/jwriter"
 	time "time"

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mailru/easyjson"
 	"github.com/mailru/easyjson/jwriter"
+
+	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
 )
 
 // Section names one of state.json's long lists. A hook that does not need
@@ -62,7 +63,8 @@ type omit *struct{}
 
 // list is a section's list, with its generated JSON codec.
 type list interface {
-	easyjson.MarshalerUnmarshaler
+	jsoncodec.Marshaler
+	jsoncodec.Unmarshaler
 	len() int
 	clear()
 	// appendList appends another list of the same kind (a path only when
@@ -132,7 +134,7 @@ func (s *Session) clearSection(i int) { s.sectionValue(i).clear() }
 // can also find by line. Sections left encoded are passed through, not
 // copied.
 func (s *Session) encode() ([][]byte, error) {
-	h, err := easyjson.Marshal(headJSON{Session: s})
+	h, err := jsoncodec.Marshal(headJSON{Session: s})
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +154,7 @@ func (s *Session) encode() ([][]byte, error) {
 				pieces = append(pieces, raw)
 			}
 		} else {
-			data, err := easyjson.Marshal(s.sectionValue(i))
+			data, err := jsoncodec.Marshal(s.sectionValue(i))
 			if err != nil {
 				return nil, err
 			}
@@ -192,7 +194,7 @@ func decodeSectioned(data []byte, s *Session, need Section) (bool, error) {
 		raws[i] = raw
 	}
 	hb := append(append([]byte(nil), h[:len(h)-1]...), '}')
-	if err := easyjson.Unmarshal(hb, (*sessionJSON)(s)); err != nil {
+	if err := jsoncodec.Unmarshal(hb, (*sessionJSON)(s)); err != nil {
 		return true, err
 	}
 	s.lz.raw, s.lz.encoded = raws, AllSections
@@ -218,7 +220,7 @@ func (s *Session) load(need Section) error {
 			added.appendList(l)
 		}
 		l.clear()
-		if err := easyjson.Unmarshal(s.sectionRaw(i), l); err != nil {
+		if err := jsoncodec.Unmarshal(s.sectionRaw(i), l); err != nil {
 			return fmt.Errorf("section %s: %w", sectionLine[i].prefix, err)
 		}
 		s.noteDropped(bit, l.len())

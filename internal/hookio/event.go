@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dylan-gluck/spcstr/internal/jsonread"
+	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
 )
 
 // Event is one hook payload as Claude Code sent it. Every field is optional:
@@ -116,7 +116,7 @@ func Decode(data []byte) (*Event, error) {
 		return nil, fmt.Errorf("malformed JSON: %w", json.Unmarshal(data, &probe))
 	}
 	ev := &Event{Raw: data}
-	jsonread.Members(data, eventNames, ev.member)
+	jsoncodec.Members(data, eventNames, ev.member)
 	fixKeys(data, ev)
 	return ev, nil
 }
@@ -169,7 +169,7 @@ type Todo struct {
 func (e *Event) Input() ToolInputFields {
 	var in ToolInputFields
 	if raw := bytes.TrimSpace(e.ToolInput); json.Valid(raw) {
-		jsonread.Members(raw, toolInputNames, in.member)
+		jsoncodec.Members(raw, toolInputNames, in.member)
 	}
 	return in
 }

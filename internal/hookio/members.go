@@ -3,10 +3,10 @@ package hookio
 import (
 	"github.com/mailru/easyjson/jlexer"
 
-	"github.com/dylan-gluck/spcstr/internal/jsonread"
+	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
 )
 
-// The payload's members are read with internal/jsonread (encoding/json's
+// The payload's members are read with internal/jsoncodec (encoding/json's
 // rules without its reflection); members_test.go holds them to
 // encoding/json.
 
@@ -27,87 +27,87 @@ var eventNames = []string{
 func (e *Event) member(name string, l *jlexer.Lexer) bool {
 	switch name {
 	case "hook_event_name":
-		return jsonread.String(l, &e.HookEventName)
+		return jsoncodec.String(l, &e.HookEventName)
 	case "session_id":
-		return jsonread.String(l, &e.SessionID)
+		return jsoncodec.String(l, &e.SessionID)
 	case "transcript_path":
-		return jsonread.String(l, &e.TranscriptPath)
+		return jsoncodec.String(l, &e.TranscriptPath)
 	case "cwd":
-		return jsonread.String(l, &e.Cwd)
+		return jsoncodec.String(l, &e.Cwd)
 	case "permission_mode":
-		return jsonread.String(l, &e.PermissionMode)
+		return jsoncodec.String(l, &e.PermissionMode)
 	case "prompt_id":
-		return jsonread.String(l, &e.PromptID)
+		return jsoncodec.String(l, &e.PromptID)
 	case "agent_id":
-		return jsonread.String(l, &e.AgentID)
+		return jsoncodec.String(l, &e.AgentID)
 	case "agent_type":
-		return jsonread.String(l, &e.AgentType)
+		return jsoncodec.String(l, &e.AgentType)
 	case "model":
-		return jsonread.String(l, &e.Model)
+		return jsoncodec.String(l, &e.Model)
 	case "source":
-		return jsonread.String(l, &e.Source)
+		return jsoncodec.String(l, &e.Source)
 	case "session_title":
-		return jsonread.String(l, &e.SessionTitle)
+		return jsoncodec.String(l, &e.SessionTitle)
 	case "prompt":
-		return jsonread.String(l, &e.Prompt)
+		return jsoncodec.String(l, &e.Prompt)
 	case "expansion_type":
-		return jsonread.String(l, &e.ExpansionType)
+		return jsoncodec.String(l, &e.ExpansionType)
 	case "command_name":
-		return jsonread.String(l, &e.CommandName)
+		return jsoncodec.String(l, &e.CommandName)
 	case "command_args":
-		return jsonread.String(l, &e.CommandArgs)
+		return jsoncodec.String(l, &e.CommandArgs)
 	case "tool_name":
-		return jsonread.String(l, &e.ToolName)
+		return jsoncodec.String(l, &e.ToolName)
 	case "tool_input":
-		return jsonread.Raw(l, &e.ToolInput)
+		return jsoncodec.Raw(l, &e.ToolInput)
 	case "tool_use_id":
-		return jsonread.String(l, &e.ToolUseID)
+		return jsoncodec.String(l, &e.ToolUseID)
 	case "tool_response":
-		return jsonread.Raw(l, &e.ToolResponse)
+		return jsoncodec.Raw(l, &e.ToolResponse)
 	case "tool_calls":
-		return jsonread.Raw(l, &e.ToolCalls)
+		return jsoncodec.Raw(l, &e.ToolCalls)
 	case "duration_ms":
-		return jsonread.Float(l, &e.DurationMS)
+		return jsoncodec.Float(l, &e.DurationMS)
 	case "error":
-		return jsonread.String(l, &e.Error)
+		return jsoncodec.String(l, &e.Error)
 	case "error_details":
-		return jsonread.String(l, &e.ErrorDetails)
+		return jsoncodec.String(l, &e.ErrorDetails)
 	case "is_interrupt":
-		return jsonread.Bool(l, &e.IsInterrupt)
+		return jsoncodec.Bool(l, &e.IsInterrupt)
 	case "message":
-		return jsonread.String(l, &e.Message)
+		return jsoncodec.String(l, &e.Message)
 	case "title":
-		return jsonread.String(l, &e.Title)
+		return jsoncodec.String(l, &e.Title)
 	case "notification_type":
-		return jsonread.String(l, &e.NotificationType)
+		return jsoncodec.String(l, &e.NotificationType)
 	case "stop_hook_active":
-		return jsonread.Bool(l, &e.StopHookActive)
+		return jsoncodec.Bool(l, &e.StopHookActive)
 	case "last_assistant_message":
-		return jsonread.String(l, &e.LastAssistantMessage)
+		return jsoncodec.String(l, &e.LastAssistantMessage)
 	case "agent_transcript_path":
-		return jsonread.String(l, &e.AgentTranscriptPath)
+		return jsoncodec.String(l, &e.AgentTranscriptPath)
 	case "background_tasks":
-		return jsonread.Raw(l, &e.BackgroundTasks)
+		return jsoncodec.Raw(l, &e.BackgroundTasks)
 	case "reason":
-		return jsonread.String(l, &e.Reason)
+		return jsoncodec.String(l, &e.Reason)
 	case "trigger":
-		return jsonread.String(l, &e.Trigger)
+		return jsoncodec.String(l, &e.Trigger)
 	case "custom_instructions":
-		return jsonread.StringPtr(l, &e.CustomInstructions)
+		return jsoncodec.StringPtr(l, &e.CustomInstructions)
 	case "compact_summary":
-		return jsonread.String(l, &e.CompactSummary)
+		return jsoncodec.String(l, &e.CompactSummary)
 	case "task_id":
-		return jsonread.String(l, &e.TaskID)
+		return jsoncodec.String(l, &e.TaskID)
 	case "task_subject":
-		return jsonread.String(l, &e.TaskSubject)
+		return jsoncodec.String(l, &e.TaskSubject)
 	case "task_description":
-		return jsonread.String(l, &e.TaskDescription)
+		return jsoncodec.String(l, &e.TaskDescription)
 	case "old_cwd":
-		return jsonread.String(l, &e.OldCwd)
+		return jsoncodec.String(l, &e.OldCwd)
 	case "new_cwd":
-		return jsonread.String(l, &e.NewCwd)
+		return jsoncodec.String(l, &e.NewCwd)
 	case "file_path":
-		return jsonread.String(l, &e.FilePath)
+		return jsoncodec.String(l, &e.FilePath)
 	default:
 		l.SkipRecursive()
 		return true
@@ -124,35 +124,35 @@ var toolInputNames = []string{
 func (in *ToolInputFields) member(name string, l *jlexer.Lexer) bool {
 	switch name {
 	case "file_path":
-		return jsonread.String(l, &in.FilePath)
+		return jsoncodec.String(l, &in.FilePath)
 	case "notebook_path":
-		return jsonread.String(l, &in.NotebookPath)
+		return jsoncodec.String(l, &in.NotebookPath)
 	case "command":
-		return jsonread.String(l, &in.Command)
+		return jsoncodec.String(l, &in.Command)
 	case "description":
-		return jsonread.String(l, &in.Description)
+		return jsoncodec.String(l, &in.Description)
 	case "subagent_type":
-		return jsonread.String(l, &in.SubagentType)
+		return jsoncodec.String(l, &in.SubagentType)
 	case "prompt":
-		return jsonread.String(l, &in.Prompt)
+		return jsoncodec.String(l, &in.Prompt)
 	case "run_in_background":
-		return jsonread.Bool(l, &in.RunInBackground)
+		return jsoncodec.Bool(l, &in.RunInBackground)
 	case "skill":
-		return jsonread.String(l, &in.Skill)
+		return jsoncodec.String(l, &in.Skill)
 	case "subject":
-		return jsonread.String(l, &in.Subject)
+		return jsoncodec.String(l, &in.Subject)
 	case "pattern":
-		return jsonread.String(l, &in.Pattern)
+		return jsoncodec.String(l, &in.Pattern)
 	case "query":
-		return jsonread.String(l, &in.Query)
+		return jsoncodec.String(l, &in.Query)
 	case "url":
-		return jsonread.String(l, &in.URL)
+		return jsoncodec.String(l, &in.URL)
 	case "taskId":
-		return jsonread.String(l, &in.TaskID)
+		return jsoncodec.String(l, &in.TaskID)
 	case "status":
-		return jsonread.String(l, &in.Status)
+		return jsoncodec.String(l, &in.Status)
 	case "todos":
-		return jsonread.List(l, &in.Todos, readTodo)
+		return jsoncodec.List(l, &in.Todos, readTodo)
 	default:
 		l.SkipRecursive()
 		return true
@@ -162,14 +162,14 @@ func (in *ToolInputFields) member(name string, l *jlexer.Lexer) bool {
 var todoNames = []string{"content", "status", "activeForm"}
 
 func readTodo(l *jlexer.Lexer, t *Todo) bool {
-	return jsonread.Object(l, todoNames, func(name string, l *jlexer.Lexer) bool {
+	return jsoncodec.Object(l, todoNames, func(name string, l *jlexer.Lexer) bool {
 		switch name {
 		case "content":
-			return jsonread.String(l, &t.Content)
+			return jsoncodec.String(l, &t.Content)
 		case "status":
-			return jsonread.String(l, &t.Status)
+			return jsoncodec.String(l, &t.Status)
 		default:
-			return jsonread.String(l, &t.ActiveForm)
+			return jsoncodec.String(l, &t.ActiveForm)
 		}
 	})
 }
@@ -184,37 +184,37 @@ var toolResponseNames = []string{
 func (r *ToolResponse) member(name string, l *jlexer.Lexer) bool {
 	switch name {
 	case "type":
-		return jsonread.String(l, &r.Type)
+		return jsoncodec.String(l, &r.Type)
 	case "filePath":
-		return jsonread.String(l, &r.FilePath)
+		return jsoncodec.String(l, &r.FilePath)
 	case "status":
-		return jsonread.String(l, &r.Status)
+		return jsoncodec.String(l, &r.Status)
 	case "agentId":
-		return jsonread.String(l, &r.AgentID)
+		return jsoncodec.String(l, &r.AgentID)
 	case "agentType":
-		return jsonread.String(l, &r.AgentType)
+		return jsoncodec.String(l, &r.AgentType)
 	case "isAsync":
-		return jsonread.Bool(l, &r.IsAsync)
+		return jsoncodec.Bool(l, &r.IsAsync)
 	case "content":
-		return jsonread.Raw(l, &r.Content)
+		return jsoncodec.Raw(l, &r.Content)
 	case "totalDurationMs":
-		return jsonread.Float(l, &r.TotalDurationMS)
+		return jsoncodec.Float(l, &r.TotalDurationMS)
 	case "totalTokens":
-		return jsonread.Int(l, &r.TotalTokens)
+		return jsoncodec.Int(l, &r.TotalTokens)
 	case "totalToolUseCount":
-		return jsonread.Int(l, &r.TotalToolUseCount)
+		return jsoncodec.Int(l, &r.TotalToolUseCount)
 	case "error":
-		return jsonread.Raw(l, &r.Error)
+		return jsoncodec.Raw(l, &r.Error)
 	case "success":
-		return jsonread.BoolPtr(l, &r.Success)
+		return jsoncodec.BoolPtr(l, &r.Success)
 	case "is_error":
-		return jsonread.Bool(l, &r.IsError)
+		return jsoncodec.Bool(l, &r.IsError)
 	case "interrupted":
-		return jsonread.Bool(l, &r.Interrupted)
+		return jsoncodec.Bool(l, &r.Interrupted)
 	case "task":
 		return readTaskRef(l, &r.Task)
 	case "taskId":
-		return jsonread.String(l, &r.TaskID)
+		return jsoncodec.String(l, &r.TaskID)
 	default:
 		l.SkipRecursive()
 		return true
@@ -235,10 +235,10 @@ func readTaskRef(l *jlexer.Lexer, p **TaskRef) bool {
 		*p = new(TaskRef)
 	}
 	t := *p
-	return jsonread.Object(l, taskRefNames, func(name string, l *jlexer.Lexer) bool {
+	return jsoncodec.Object(l, taskRefNames, func(name string, l *jlexer.Lexer) bool {
 		if name == "id" {
-			return jsonread.String(l, &t.ID)
+			return jsoncodec.String(l, &t.ID)
 		}
-		return jsonread.String(l, &t.Subject)
+		return jsoncodec.String(l, &t.Subject)
 	})
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mailru/easyjson/jlexer"
 
-	"github.com/dylan-gluck/spcstr/internal/jsonread"
+	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
 )
 
 // contentBlockNames: of a content block ({"type":"text","text":...}) only
@@ -63,7 +63,7 @@ func (e *Event) Response() ToolResponse {
 	switch raw[0] {
 	case '{':
 		if json.Valid(raw) {
-			jsonread.Members(raw, toolResponseNames, r.member)
+			jsoncodec.Members(raw, toolResponseNames, r.member)
 		}
 	case '"':
 		var s string
@@ -104,8 +104,8 @@ func ContentText(raw json.RawMessage) string {
 		}
 		var texts []string
 		l := jlexer.Lexer{Data: raw}
-		jsonread.List(&l, &texts, func(l *jlexer.Lexer, text *string) bool {
-			return jsonread.Object(l, contentBlockNames, func(_ string, l *jlexer.Lexer) bool { return jsonread.String(l, text) })
+		jsoncodec.List(&l, &texts, func(l *jlexer.Lexer, text *string) bool {
+			return jsoncodec.Object(l, contentBlockNames, func(_ string, l *jlexer.Lexer) bool { return jsoncodec.String(l, text) })
 		})
 		var parts []string
 		for _, t := range texts {

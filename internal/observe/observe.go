@@ -17,8 +17,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mailru/easyjson"
 	"github.com/mailru/easyjson/jwriter"
+
+	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
 
 	"github.com/dylan-gluck/spcstr/logs"
 )
@@ -42,7 +43,7 @@ const (
 	PhaseResult = "phase_result"
 )
 
-//go:generate go tool easyjson -no_std_marshalers observe.go
+//go:generate go run ../../tools/jsongen -no_std_marshalers observe.go
 
 // Event is one line of observability.jsonl. The first six fields are in
 // every event; the others belong to one event type. Its encoder is
@@ -405,10 +406,10 @@ func (r *Request) Encode() []byte {
 	}
 	var buf []byte
 	for i := range r.events {
-		b, err := easyjson.Marshal(&r.events[i])
+		b, err := jsoncodec.Marshal(&r.events[i])
 		if err != nil { // a payload value JSON cannot hold: keep the rest
 			r.events[i].Payload = map[string]any{"encode_error": err.Error()}
-			if b, err = easyjson.Marshal(&r.events[i]); err != nil {
+			if b, err = jsoncodec.Marshal(&r.events[i]); err != nil {
 				continue
 			}
 		}

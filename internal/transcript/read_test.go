@@ -12,7 +12,7 @@ import (
 )
 
 // refUsage and refTitle are encoding/json's reading of a line, as
-// parseUsage and titleLine did it before internal/jsonread; they must
+// parseUsage and titleLine did it before internal/jsoncodec; they must
 // agree on every line.
 func refUsage(raw []byte) (u state.MessageUsage, model string, sidechain, ok bool) {
 	if !bytes.Contains(raw, assistantMark) || !bytes.Contains(raw, []byte(`"usage"`)) {

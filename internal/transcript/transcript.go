@@ -19,7 +19,7 @@ import (
 
 	"github.com/mailru/easyjson/jlexer"
 
-	"github.com/dylan-gluck/spcstr/internal/jsonread"
+	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -144,7 +144,7 @@ func readLine(br *bufio.Reader) (line []byte, n int64, err error) {
 	return full, n, nil
 }
 
-// The names of the transcript members read (internal/jsonread: an
+// The names of the transcript members read (internal/jsoncodec: an
 // assistant line's usage and a title line's text, by encoding/json's rules
 // without its reflection).
 var (
@@ -176,21 +176,21 @@ func parseUsage(raw []byte) (u state.MessageUsage, model string, sidechain, ok b
 	usage := func(name string, l *jlexer.Lexer) bool {
 		switch name {
 		case "input_tokens":
-			return jsonread.Int(l, &u.Input)
+			return jsoncodec.Int(l, &u.Input)
 		case "output_tokens":
-			return jsonread.Int(l, &u.Output)
+			return jsoncodec.Int(l, &u.Output)
 		case "cache_read_input_tokens":
-			return jsonread.Int(l, &u.CacheRead)
+			return jsoncodec.Int(l, &u.CacheRead)
 		default:
-			return jsonread.Int(l, &u.CacheCreation)
+			return jsoncodec.Int(l, &u.CacheCreation)
 		}
 	}
 	message := func(name string, l *jlexer.Lexer) bool {
 		switch name {
 		case "id":
-			return jsonread.String(l, &u.ID)
+			return jsoncodec.String(l, &u.ID)
 		case "model":
-			return jsonread.String(l, &model)
+			return jsoncodec.String(l, &model)
 		}
 		if l.CurrentToken() == jlexer.TokenNull { // usage: null
 			l.Skip()
@@ -198,16 +198,16 @@ func parseUsage(raw []byte) (u state.MessageUsage, model string, sidechain, ok b
 			return true
 		}
 		hasUsage = true
-		return jsonread.Object(l, usageNames, usage)
+		return jsoncodec.Object(l, usageNames, usage)
 	}
-	ok = jsonread.Members(raw, lineNames, func(name string, l *jlexer.Lexer) bool {
+	ok = jsoncodec.Members(raw, lineNames, func(name string, l *jlexer.Lexer) bool {
 		switch name {
 		case "type":
-			return jsonread.String(l, &typ)
+			return jsoncodec.String(l, &typ)
 		case "isSidechain":
-			return jsonread.Bool(l, &sidechain)
+			return jsoncodec.Bool(l, &sidechain)
 		default:
-			return jsonread.Object(l, messageNames, message)
+			return jsoncodec.Object(l, messageNames, message)
 		}
 	})
 	if !ok || typ != "assistant" || !hasUsage || model == "<synthetic>" {
@@ -288,16 +288,16 @@ func titleLine(raw []byte, fn TitleFunc) {
 		return
 	}
 	var typ, custom, ai, summary string
-	ok := jsonread.Members(raw, titleNames, func(name string, l *jlexer.Lexer) bool {
+	ok := jsoncodec.Members(raw, titleNames, func(name string, l *jlexer.Lexer) bool {
 		switch name {
 		case "type":
-			return jsonread.String(l, &typ)
+			return jsoncodec.String(l, &typ)
 		case "customTitle":
-			return jsonread.String(l, &custom)
+			return jsoncodec.String(l, &custom)
 		case "aiTitle":
-			return jsonread.String(l, &ai)
+			return jsoncodec.String(l, &ai)
 		default:
-			return jsonread.String(l, &summary)
+			return jsoncodec.String(l, &summary)
 		}
 	})
 	if !ok {

@@ -1,4 +1,4 @@
-package jsonread
+package jsoncodec
 
 import (
 	"encoding/json"

@@ -1,9 +1,9 @@
-// Package jsonread reads JSON objects member by member with easyjson's
-// lexer, under encoding/json's rules but without its reflection: each hook
-// is a new process, and encoding/json builds its decoder for a struct by
-// reflection on first use, which cost a hook more than the decoding itself.
-// The caller names the fields and stores each member's value with the
-// readers here. The rules (hookio's differential test holds them to
+package jsoncodec
+
+// Members: reading JSON objects member by member with easyjson's lexer,
+// under encoding/json's rules but without its reflection. The caller
+// names the fields and stores each member's value with the readers here.
+// The rules (hookio's and transcript's differential tests hold them to
 // encoding/json's):
 //   - a member sets the field of its exact name, else the first field whose
 //     name matches it case-insensitively; a later member wins;
@@ -16,7 +16,6 @@
 //
 // The input must be valid JSON (callers check it with json.Valid first),
 // so the lexer never meets a syntax error.
-package jsonread
 
 import (
 	"encoding/json"
