@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"sort"
 	"strings"
 
@@ -42,7 +43,11 @@ type Config struct {
 	// orchestration owns the loop, as a bypass skill does. Unset: the
 	// orchestration skills' names; "" turns the search off.
 	BypassPattern *string `yaml:"bypass_pattern"`
-	bypassRe      *regexp.Regexp
+	// bypassRe is a custom bypass_pattern, compiled when the config is
+	// loaded so that a bad one is reported then; the default is compiled
+	// at its first use (bypass): most hooks never search the transcript.
+	bypassRe  *regexp.Regexp
+	bypassOff bool
 	// LimitsFile is the orchestration limits file, relative to the project
 	// root (default .claude/config/orchestration-limits.yaml).
 	LimitsFile string `yaml:"limits_file"`
@@ -153,16 +158,16 @@ func (c *Config) normalize() error {
 	if c.LimitsFile == "" {
 		c.LimitsFile = DefaultLimitsFile
 	}
-	pattern := DefaultBypassPattern
-	if c.BypassPattern != nil {
-		pattern = *c.BypassPattern
-	}
-	if pattern != "" {
-		re, err := regexp.Compile(pattern)
-		if err != nil {
-			return fmt.Errorf("bypass_pattern: %w", err)
+	if p := c.BypassPattern; p != nil && *p != DefaultBypassPattern {
+		if *p == "" {
+			c.bypassOff = true
+		} else {
+			re, err := regexp.Compile(*p)
+			if err != nil {
+				return fmt.Errorf("bypass_pattern: %w", err)
+			}
+			c.bypassRe = re
 		}
-		c.bypassRe = re
 	}
 	builtin := map[string]Domain{
 		DomainBackend:  {Reviewer: Names{"backend-reviewer"}, Tester: Names{"backend-tester"}},
@@ -376,4 +381,18 @@ func limitKey(phase string) string {
 		return "max_consecutive_planning_failures"
 	}
 	return "max_consecutive_test_failures"
+}
+
+// defaultBypass is DefaultBypassPattern, compiled at its first use.
+var defaultBypass = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(DefaultBypassPattern) })
+
+// bypass returns the bypass pattern to search for (nil: the search is off).
+func (c *Config) bypass() *regexp.Regexp {
+	switch {
+	case c.bypassOff:
+		return nil
+	case c.bypassRe != nil:
+		return c.bypassRe
+	}
+	return defaultBypass()
 }

@@ -391,7 +391,7 @@ func (g *Gate) stop(ctx context.Context, in *gate.Input) ([]gate.Verdict, error)
 // bypass when it matches. It reports whether the loop changed. A
 // transcript that cannot be read leaves the loop as it is.
 func (g *Gate) scanBypass(in *gate.Input, l *Loop) bool {
-	re := g.cfg.bypassRe
+	re := g.cfg.bypass()
 	if re == nil || l.Bypass != nil || in.Event.TranscriptPath == "" {
 		return false
 	}
