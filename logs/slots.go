@@ -3,7 +3,6 @@ package logs
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -132,20 +131,12 @@ func setSlot(f *os.File, i int, v byte) error {
 	return err
 }
 
-// readSlots reads the slots of the logs folder dir (below root as logsRel)
-// into buf. ok is false when there is no slots file or it is not one (the
-// next append replaces it): then no slot is set as far as the check is
-// concerned. It only reads: a read-only open (no symlink followed), at
-// most slotsSize bytes.
-func readSlots(root *os.Root, logsRel string, buf *[slotsSize]byte) (ok bool) {
-	f, fi, err := safefs.OpenOwn(root, filepath.Join(logsRel, SlotsFile), os.O_RDONLY, 0, slotsSize)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	if fi.Size() != slotsSize {
-		return false
-	}
-	n, err := f.ReadAt(buf[:], 0)
-	return n == slotsSize && (err == nil || errors.Is(err, io.EOF))
+// readSlots reads the slots file of the logs folder dir into buf. ok is
+// false when there is none or it is not one (the next append replaces it):
+// then no slot is set as far as the check is concerned. It only reads, at
+// most slotsSize bytes, following no symlink (safefs.ReadHead): four system
+// calls on every hook.
+func readSlots(dir string, buf *[slotsSize]byte) (ok bool) {
+	n, size, err := safefs.ReadHead(dir, SlotsFile, buf[:])
+	return err == nil && size == slotsSize && n == slotsSize
 }
