@@ -3,16 +3,27 @@ package logs
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mailru/easyjson"
+	"github.com/mailru/easyjson/jwriter"
 )
 
 // DefaultCap is the default size above which a payload field is cut
 // (docs/logs.md).
 const DefaultCap = 64 << 10
 
-// Entry is one line of an event log.
+//go:generate go tool easyjson -no_std_marshalers entry.go
+
+// Entry is one line of an event log. Its encoder is generated
+// (entry_easyjson.go): encoding/json would build one by reflection in
+// every hook process.
+//
+//easyjson:json
 type Entry struct {
 	Timestamp time.Time       `json:"timestamp"`
 	SessionID string          `json:"session_id"`
@@ -21,7 +32,29 @@ type Entry struct {
 	Outcome   *Outcome        `json:"outcome,omitempty"`
 	// Truncated maps each payload field that was cut to its original size
 	// in bytes.
-	Truncated map[string]int `json:"truncated,omitempty"`
+	Truncated Sizes `json:"truncated,omitempty"`
+}
+
+// Sizes maps names to sizes in bytes. It is written with its keys sorted,
+// as encoding/json writes a map, so that an entry is always the same line.
+type Sizes map[string]int
+
+// MarshalEasyJSON writes s for the generated encoder, keys sorted.
+func (s Sizes) MarshalEasyJSON(w *jwriter.Writer) {
+	if s == nil {
+		w.RawString("null")
+		return
+	}
+	w.RawByte('{')
+	for i, k := range slices.Sorted(maps.Keys(s)) {
+		if i > 0 {
+			w.RawByte(',')
+		}
+		w.String(k)
+		w.RawByte(':')
+		w.Int(s[k])
+	}
+	w.RawByte('}')
 }
 
 // Outcome is what spcstr did with an event: the answer it printed (if any),
@@ -33,9 +66,11 @@ type Outcome struct {
 	Error      string          `json:"error,omitempty"`
 }
 
-// Encode marshals the entry to a single line.
+// Encode marshals the entry to a single line. Input and Outcome.Answer
+// are written as they are, so they must be compact JSON (CapPayload's and
+// hookio's answers are).
 func (e *Entry) Encode() ([]byte, error) {
-	return json.Marshal(e)
+	return easyjson.Marshal(e)
 }
 
 // WholePayload is the Truncated key of a payload cut as a whole: one that is

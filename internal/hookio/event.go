@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dylan-gluck/spcstr/internal/jsonread"
 )
 
 // Event is one hook payload as Claude Code sent it. Every field is optional:
@@ -109,13 +111,12 @@ func Decode(data []byte) (*Event, error) {
 	if !utf8.Valid(data) {
 		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
 	}
-	ev := &Event{Raw: data}
-	if err := json.Unmarshal(data, ev); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if !errors.As(err, &typeErr) {
-			return nil, fmt.Errorf("malformed JSON: %w", err)
-		}
+	if !json.Valid(data) {
+		var probe any
+		return nil, fmt.Errorf("malformed JSON: %w", json.Unmarshal(data, &probe))
 	}
+	ev := &Event{Raw: data}
+	jsonread.Members(data, eventNames, ev.member)
 	fixKeys(data, ev)
 	return ev, nil
 }
@@ -167,15 +168,8 @@ type Todo struct {
 // Input decodes the tool_input fields spcstr reads.
 func (e *Event) Input() ToolInputFields {
 	var in ToolInputFields
-	lenient(e.ToolInput, &in)
-	return in
-}
-
-// lenient unmarshals raw into v, ignoring type mismatches of single fields.
-func lenient(raw json.RawMessage, v any) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return
+	if raw := bytes.TrimSpace(e.ToolInput); json.Valid(raw) {
+		jsonread.Members(raw, toolInputNames, in.member)
 	}
-	_ = json.Unmarshal(raw, v)
+	return in
 }

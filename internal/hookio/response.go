@@ -4,7 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/mailru/easyjson/jlexer"
+
+	"github.com/dylan-gluck/spcstr/internal/jsonread"
 )
+
+// contentBlockNames: of a content block ({"type":"text","text":...}) only
+// the text is read.
+var contentBlockNames = []string{"text"}
 
 // ToolResponse is the subset of a PostToolUse tool_response spcstr reads.
 // Shapes differ per tool and version (Claude Code's hooks reference); every field
@@ -54,7 +62,9 @@ func (e *Event) Response() ToolResponse {
 	}
 	switch raw[0] {
 	case '{':
-		_ = json.Unmarshal(raw, &r)
+		if json.Valid(raw) {
+			jsonread.Members(raw, toolResponseNames, r.member)
+		}
 	case '"':
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
@@ -89,15 +99,18 @@ func ContentText(raw json.RawMessage) string {
 		_ = json.Unmarshal(raw, &s)
 		return s
 	case '[':
-		var blocks []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
+		if !json.Valid(raw) {
+			return ""
 		}
-		_ = json.Unmarshal(raw, &blocks)
+		var texts []string
+		l := jlexer.Lexer{Data: raw}
+		jsonread.List(&l, &texts, func(l *jlexer.Lexer, text *string) bool {
+			return jsonread.Object(l, contentBlockNames, func(_ string, l *jlexer.Lexer) bool { return jsonread.String(l, text) })
+		})
 		var parts []string
-		for _, b := range blocks {
-			if b.Text != "" {
-				parts = append(parts, b.Text)
+		for _, t := range texts {
+			if t != "" {
+				parts = append(parts, t)
 			}
 		}
 		return strings.Join(parts, "\n")

@@ -12,9 +12,13 @@ package observe
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"github.com/mailru/easyjson"
+	"github.com/mailru/easyjson/jwriter"
 
 	"github.com/dylan-gluck/spcstr/logs"
 )
@@ -38,8 +42,14 @@ const (
 	PhaseResult = "phase_result"
 )
 
+//go:generate go tool easyjson -no_std_marshalers observe.go
+
 // Event is one line of observability.jsonl. The first six fields are in
-// every event; the others belong to one event type.
+// every event; the others belong to one event type. Its encoder is
+// generated (observe_easyjson.go): encoding/json would build one by
+// reflection in every hook process.
+//
+//easyjson:json
 type Event struct {
 	SessionID string    `json:"session_id"`
 	RequestID string    `json:"request_id"`
@@ -71,7 +81,29 @@ type Event struct {
 	CustomEventType string `json:"custom_event_type,omitempty"`
 
 	// Payload is the event's detail; how much depends on the verbosity.
-	Payload map[string]any `json:"payload"`
+	Payload Payload `json:"payload"`
+}
+
+// Payload is an event's detail. It is written with its keys sorted, as
+// encoding/json writes a map, so that the same events give the same lines.
+type Payload map[string]any
+
+// MarshalEasyJSON writes p for the generated encoder, keys sorted.
+func (p Payload) MarshalEasyJSON(w *jwriter.Writer) {
+	if p == nil {
+		w.RawString("null")
+		return
+	}
+	w.RawByte('{')
+	for i, k := range slices.Sorted(maps.Keys(p)) {
+		if i > 0 {
+			w.RawByte(',')
+		}
+		w.String(k)
+		w.RawByte(':')
+		w.Raw(json.Marshal(p[k]))
+	}
+	w.RawByte('}')
 }
 
 // Verbosity decides which events are kept and how much they carry.
@@ -373,10 +405,10 @@ func (r *Request) Encode() []byte {
 	}
 	var buf []byte
 	for i := range r.events {
-		b, err := json.Marshal(&r.events[i])
+		b, err := easyjson.Marshal(&r.events[i])
 		if err != nil { // a payload value JSON cannot hold: keep the rest
 			r.events[i].Payload = map[string]any{"encode_error": err.Error()}
-			if b, err = json.Marshal(&r.events[i]); err != nil {
+			if b, err = easyjson.Marshal(&r.events[i]); err != nil {
 				continue
 			}
 		}

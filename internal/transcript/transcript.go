@@ -17,6 +17,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/mailru/easyjson/jlexer"
+
+	"github.com/dylan-gluck/spcstr/internal/jsonread"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -141,20 +144,15 @@ func readLine(br *bufio.Reader) (line []byte, n int64, err error) {
 	return full, n, nil
 }
 
-type line struct {
-	Type        string `json:"type"`
-	IsSidechain bool   `json:"isSidechain"`
-	Message     struct {
-		ID    string `json:"id"`
-		Model string `json:"model"`
-		Usage *struct {
-			Input         int64 `json:"input_tokens"`
-			Output        int64 `json:"output_tokens"`
-			CacheRead     int64 `json:"cache_read_input_tokens"`
-			CacheCreation int64 `json:"cache_creation_input_tokens"`
-		} `json:"usage"`
-	} `json:"message"`
-}
+// The names of the transcript members read (internal/jsonread: an
+// assistant line's usage and a title line's text, by encoding/json's rules
+// without its reflection).
+var (
+	lineNames    = []string{"type", "isSidechain", "message"}
+	messageNames = []string{"id", "model", "usage"}
+	usageNames   = []string{"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"}
+	titleNames   = []string{"type", "customTitle", "aiTitle", "summary"}
+)
 
 var assistantMark = []byte(`"assistant"`)
 
@@ -170,20 +168,52 @@ func parseUsage(raw []byte) (u state.MessageUsage, model string, sidechain, ok b
 	if !bytes.Contains(raw, assistantMark) || !bytes.Contains(raw, []byte(`"usage"`)) {
 		return u, "", false, false
 	}
-	var l line
-	if json.Unmarshal(raw, &l) != nil || l.Type != "assistant" || l.Message.Usage == nil {
+	if !json.Valid(raw) {
 		return u, "", false, false
 	}
-	if l.Message.Model == "<synthetic>" {
-		return u, "", false, false
+	var typ string
+	hasUsage := false
+	usage := func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "input_tokens":
+			return jsonread.Int(l, &u.Input)
+		case "output_tokens":
+			return jsonread.Int(l, &u.Output)
+		case "cache_read_input_tokens":
+			return jsonread.Int(l, &u.CacheRead)
+		default:
+			return jsonread.Int(l, &u.CacheCreation)
+		}
 	}
-	return state.MessageUsage{
-		ID:            l.Message.ID,
-		Input:         l.Message.Usage.Input,
-		Output:        l.Message.Usage.Output,
-		CacheRead:     l.Message.Usage.CacheRead,
-		CacheCreation: l.Message.Usage.CacheCreation,
-	}, l.Message.Model, l.IsSidechain, true
+	message := func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "id":
+			return jsonread.String(l, &u.ID)
+		case "model":
+			return jsonread.String(l, &model)
+		}
+		if l.CurrentToken() == jlexer.TokenNull { // usage: null
+			l.Skip()
+			hasUsage, u = false, state.MessageUsage{ID: u.ID}
+			return true
+		}
+		hasUsage = true
+		return jsonread.Object(l, usageNames, usage)
+	}
+	ok = jsonread.Members(raw, lineNames, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "type":
+			return jsonread.String(l, &typ)
+		case "isSidechain":
+			return jsonread.Bool(l, &sidechain)
+		default:
+			return jsonread.Object(l, messageNames, message)
+		}
+	})
+	if !ok || typ != "assistant" || !hasUsage || model == "<synthetic>" {
+		return state.MessageUsage{}, "", false, false
+	}
+	return u, model, sidechain, true
 }
 
 // addUsage counts one message's usage once (last line wins), in the
@@ -254,22 +284,32 @@ func titleLine(raw []byte, fn TitleFunc) {
 	if !bytes.Contains(raw, customTitleMark) && !bytes.Contains(raw, aiTitleMark) && !bytes.Contains(raw, summaryMark) {
 		return
 	}
-	var l struct {
-		Type        string `json:"type"`
-		CustomTitle string `json:"customTitle"`
-		AITitle     string `json:"aiTitle"`
-		Summary     string `json:"summary"`
-	}
-	if json.Unmarshal(raw, &l) != nil {
+	if !json.Valid(raw) {
 		return
 	}
-	switch l.Type {
+	var typ, custom, ai, summary string
+	ok := jsonread.Members(raw, titleNames, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "type":
+			return jsonread.String(l, &typ)
+		case "customTitle":
+			return jsonread.String(l, &custom)
+		case "aiTitle":
+			return jsonread.String(l, &ai)
+		default:
+			return jsonread.String(l, &summary)
+		}
+	})
+	if !ok {
+		return
+	}
+	switch typ {
 	case state.TitleCustom:
-		fn(l.CustomTitle, state.TitleCustom)
+		fn(custom, state.TitleCustom)
 	case state.TitleAI:
-		fn(l.AITitle, state.TitleAI)
+		fn(ai, state.TitleAI)
 	case state.TitleSummary:
-		fn(l.Summary, state.TitleSummary)
+		fn(summary, state.TitleSummary)
 	}
 }
 
