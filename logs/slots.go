@@ -36,9 +36,9 @@ import (
 //     repairing, and the slot is left alone. If it gets the lock it reads
 //     the slot again: an appender that finished between the read and the
 //     lock has cleared it, and there is nothing to do. Still set, under the
-//     lock, means killed: the log is repaired and the slot cleared. Two
-//     hooks checking at once serialize on the lock, and the second finds
-//     the slot clear.
+//     lock, means killed: the log is repaired and the slot cleared. Of two
+//     hooks checking at once only one repairs: the other finds the lock
+//     held and moves on, or takes it afterwards and finds the slot clear.
 //   - A repair killed part-way leaves the slot set (it is cleared only once
 //     the log is whole), so the next hook repairs again; repairing a whole
 //     log changes nothing.
