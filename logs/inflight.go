@@ -9,40 +9,48 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // RepairInterrupted mends the logs in dir whose append was interrupted (a
 // hook killed mid-write): each log whose in-flight slot (SlotsFile) or
-// marker (InflightDir) is set while nobody holds the log's lock. It costs
-// one read of the small slots file and one lstat of the marker folder when
-// no append is under way or was killed, so every hook can call it whatever
-// the logs' size and number. A slots file that is not one is ignored (the
-// next append replaces it); work is bounded by the number of slots.
+// marker (InflightDir) is set while nobody holds the log's lock. When no
+// append is under way or was killed it costs one read of the small slots
+// file and one lstat of the marker folder (six system calls), so every hook
+// can call it whatever the logs' size and number. A slots file that is not
+// one is ignored (the next append replaces it); work is bounded by the
+// number of slots.
 func RepairInterrupted(ctx context.Context, dir string) error {
+	var slots [slotsSize]byte
+	set := readSlots(dir, &slots) && slices.ContainsFunc(slots[:len(slotNames)], func(b byte) bool { return b != 0 })
+	// Marker folders: logs without a slot, and projects recorded by an
+	// older spcstr. One lstat: a folder's link count is 2 plus its
+	// subfolders (the markers) on the usual Linux file systems; anything
+	// else (another count, another system) takes the full look.
+	fi, err := os.Lstat(filepath.Join(dir, InflightDir))
+	markers := err == nil && !(fi.IsDir() && emptyDir(fi))
+	if !set && !markers {
+		return nil
+	}
 	root, rel, err := safefs.Beneath(filepath.Join(dir, SlotsFile))
 	if err != nil {
-		return nil // no logs folder yet
+		return nil // no logs folder
 	}
 	defer root.Close()
 	logsRel := filepath.Dir(rel)
 	var errs []error
-	var slots [slotsSize]byte
-	if readSlots(root, logsRel, &slots) {
+	if set {
+		// A slot beyond slotNames is a newer spcstr's (or noise): it has
+		// no name here.
 		for i, v := range slots[:len(slotNames)] {
-			// A slot beyond slotNames is a newer spcstr's (or noise): it
-			// has no name here.
 			if v != 0 {
 				errs = append(errs, repairSlot(ctx, root, logsRel, i))
 			}
 		}
 	}
-	// Marker folders: logs without a slot, and projects recorded by an
-	// older spcstr. One lstat: a folder's link count is 2 plus its
-	// subfolders (the markers) on the usual Linux file systems; anything
-	// else (another count, another system) takes the full look.
-	if fi, err := os.Lstat(filepath.Join(dir, InflightDir)); err == nil && !(fi.IsDir() && emptyDir(fi)) {
+	if markers {
 		errs = append(errs, repairMarkers(ctx, root, logsRel))
 	}
 	return errors.Join(errs...)

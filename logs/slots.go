@@ -3,7 +3,6 @@ package logs
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,9 +36,9 @@ import (
 //     repairing, and the slot is left alone. If it gets the lock it reads
 //     the slot again: an appender that finished between the read and the
 //     lock has cleared it, and there is nothing to do. Still set, under the
-//     lock, means killed: the log is repaired and the slot cleared. Two
-//     hooks checking at once serialize on the lock, and the second finds
-//     the slot clear.
+//     lock, means killed: the log is repaired and the slot cleared. Of two
+//     hooks checking at once only one repairs: the other finds the lock
+//     held and moves on, or takes it afterwards and finds the slot clear.
 //   - A repair killed part-way leaves the slot set (it is cleared only once
 //     the log is whole), so the next hook repairs again; repairing a whole
 //     log changes nothing.
@@ -132,20 +131,12 @@ func setSlot(f *os.File, i int, v byte) error {
 	return err
 }
 
-// readSlots reads the slots of the logs folder dir (below root as logsRel)
-// into buf. ok is false when there is no slots file or it is not one (the
-// next append replaces it): then no slot is set as far as the check is
-// concerned. It only reads: a read-only open (no symlink followed), at
-// most slotsSize bytes.
-func readSlots(root *os.Root, logsRel string, buf *[slotsSize]byte) (ok bool) {
-	f, fi, err := safefs.OpenOwn(root, filepath.Join(logsRel, SlotsFile), os.O_RDONLY, 0, slotsSize)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	if fi.Size() != slotsSize {
-		return false
-	}
-	n, err := f.ReadAt(buf[:], 0)
-	return n == slotsSize && (err == nil || errors.Is(err, io.EOF))
+// readSlots reads the slots file of the logs folder dir into buf. ok is
+// false when there is none or it is not one (the next append replaces it):
+// then no slot is set as far as the check is concerned. It only reads, at
+// most slotsSize bytes, following no symlink (safefs.ReadHead): four system
+// calls on every hook.
+func readSlots(dir string, buf *[slotsSize]byte) (ok bool) {
+	n, size, err := safefs.ReadHead(dir, SlotsFile, buf[:])
+	return err == nil && size == slotsSize && n == slotsSize
 }

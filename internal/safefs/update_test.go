@@ -97,3 +97,47 @@ func TestTryLock(t *testing.T) {
 	}
 	unlock()
 }
+
+func TestReadHead(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "own"), []byte("abcdef"), 0o644)
+	_ = os.Symlink("own", filepath.Join(dir, "link"))
+	_ = os.Symlink("/dev/zero", filepath.Join(dir, "zero"))
+	_ = os.Mkdir(filepath.Join(dir, "folder"), 0o755)
+	linkedDir := filepath.Join(t.TempDir(), "linked")
+	_ = os.Symlink(dir, linkedDir)
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		dir, name string
+		want      error
+	}{
+		{dir, "own", nil},
+		{dir, "missing", fs.ErrNotExist},
+		{dir, "link", ErrNotRegular},
+		{dir, "zero", ErrNotRegular},
+		{dir, "folder", ErrNotRegular},
+		{dir, "fifo", ErrNotRegular},
+		{linkedDir, "own", ErrNotRegular},
+	}
+	for _, tt := range tests {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			buf := make([]byte, 4)
+			n, size, err := ReadHead(tt.dir, tt.name, buf)
+			if !errors.Is(err, tt.want) || (err == nil) != (tt.want == nil) {
+				t.Errorf("ReadHead(%s) = %v, want %v", tt.name, err, tt.want)
+			}
+			if err == nil && (string(buf[:n]) != "abcd" || size != 6) {
+				t.Errorf("ReadHead(%s) = %q, size %d", tt.name, buf[:n], size)
+			}
+		}()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("ReadHead(%s) blocked", tt.name)
+		}
+	}
+}
