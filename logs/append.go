@@ -66,7 +66,7 @@ func Append(ctx context.Context, path string, entry []byte, opt Options) error {
 	if len(entry) == 0 || bytes.IndexByte(entry, '\n') >= 0 {
 		return errors.New("logs: entry must be one non-empty line of JSON")
 	}
-	root, rel, err := safefs.BeneathCreate(path)
+	root, rel, err := logRoot(path)
 	if err != nil {
 		return err
 	}
@@ -93,6 +93,29 @@ func Append(ctx context.Context, path string, entry []byte, opt Options) error {
 	}
 	noteRepair(ctx, root, rel, repaired, opt)
 	return nil
+}
+
+// logRoot opens the folder of the log at path (creating it), resolved
+// inside .spcstr as safefs.BeneathCreate does, and returns the log's name
+// in it: the lock, the slot, the log and its fsync then each take one open.
+func logRoot(path string) (*os.Root, string, error) {
+	top, rel, err := safefs.BeneathCreate(path)
+	if err != nil {
+		return nil, "", err
+	}
+	dir := filepath.Dir(rel)
+	if dir == "." {
+		return top, rel, nil
+	}
+	defer top.Close()
+	if err := top.MkdirAll(dir, 0o755); err != nil {
+		return nil, "", fmt.Errorf("create folder for %s: %w", path, err)
+	}
+	root, err := top.OpenRoot(dir)
+	if err != nil {
+		return nil, "", fmt.Errorf("open folder for %s: %w", path, err)
+	}
+	return root, filepath.Base(rel), nil
 }
 
 // noteRepair keeps the bytes a repair cut off in repairs.json.

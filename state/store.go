@@ -42,15 +42,23 @@ func (l Layout) Update(ctx context.Context, id string, now time.Time, opt Update
 	}
 	// Every path below .spcstr/ is resolved inside it: a symlinked
 	// sessions/<id> or state.json never leads a read or write outside.
-	root, rel, err := safefs.BeneathCreate(path)
+	top, rel, err := safefs.BeneathCreate(path)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
-	if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+	defer top.Close()
+	if err := top.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
 		return nil, fmt.Errorf("create folder for %s: %w", path, err)
 	}
-	unlock, err := jsonfile.Lock(ctx, path)
+	// The lock, the read and the write all happen in the session's
+	// folder: one root there saves walking sessions/<id> for each.
+	root, err := top.OpenRoot(filepath.Dir(rel))
+	if err != nil {
+		return nil, fmt.Errorf("open folder for %s: %w", path, err)
+	}
+	defer root.Close()
+	rel = filepath.Base(rel)
+	unlock, err := jsonfile.LockIn(ctx, root, rel)
 	if err != nil {
 		return nil, err
 	}

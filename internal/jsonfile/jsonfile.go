@@ -45,6 +45,12 @@ func Lock(ctx context.Context, path string) (unlock func(), err error) {
 	return func() { release(); root.Close() }, nil
 }
 
+// LockIn is Lock for the file rel inside root (whose caller keeps it open
+// until unlock).
+func LockIn(ctx context.Context, root *os.Root, rel string) (unlock func(), err error) {
+	return lockIn(ctx, root, rel)
+}
+
 func lockIn(ctx context.Context, root *os.Root, rel string) (func(), error) {
 	unlock, err := safefs.Lock(ctx, root, lockName(rel), LockTimeout)
 	if err != nil {
