@@ -294,6 +294,9 @@ func typeValue(v any, at string) ([]string, error) {
 		if names, err = stringsValue(v, at); err != nil {
 			return nil, err
 		}
+		if len(names) == 0 {
+			return nil, notSchema(at, "want a type name or a non-empty array of them")
+		}
 	} else {
 		return nil, notSchema(at, "want a type name or an array of them, got %s", jsonType(v))
 	}

@@ -167,6 +167,7 @@ func TestSchemaErrors(t *testing.T) {
 	tests := []struct{ schema, want string }{
 		{`{"type":5}`, "not a JSON Schema: /type: want a type name or an array of them, got number"},
 		{`{"type":"int"}`, `not a JSON Schema: /type: "int" is not a type`},
+		{`{"type":[]}`, "not a JSON Schema: /type: want a type name or a non-empty array of them"},
 		{`{"type":["string","string"]}`, `not a JSON Schema: /type: "string" is listed twice`},
 		{`{"required":"x"}`, "not a JSON Schema: /required: want an array of strings, got string"},
 		{`{"required":["x",1]}`, "not a JSON Schema: /required/1: want a string, got number"},
