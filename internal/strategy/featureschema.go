@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/goccy/go-yaml/ast"
-	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
@@ -36,13 +35,13 @@ const defaultFeatureSchema = `{
 // of a schema file inside the project (read when a check needs it, so a
 // broken file is reported then and the strategy keeps running).
 type featureSchema struct {
-	resolved *jsonschema.Resolved // inline; nil with no file: the default
-	file     string               // a schema file, relative to the project
+	compiled *schemaNode // inline; nil with no file: the default
+	file     string      // a schema file, relative to the project
 }
 
 // defaultSchema is compiled on first use: most hook calls never check the
 // feature list.
-var defaultSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
+var defaultSchema = sync.OnceValues(func() (*schemaNode, error) {
 	return compileSchema([]byte(defaultFeatureSchema))
 })
 
@@ -67,20 +66,8 @@ func parseFeatureSchema(v any, key, n ast.Node) (*featureSchema, error) {
 		if err != nil {
 			return nil, config.NodeError(key, fmt.Errorf("feature_schema: %w", err))
 		}
-		return &featureSchema{resolved: r}, nil
+		return &featureSchema{compiled: r}, nil
 	}
-}
-
-func compileSchema(raw []byte) (*jsonschema.Resolved, error) {
-	var s jsonschema.Schema
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, fmt.Errorf("not a JSON Schema: %w", err)
-	}
-	r, err := s.Resolve(nil)
-	if err != nil {
-		return nil, fmt.Errorf("not a usable JSON Schema: %w", err)
-	}
-	return r, nil
 }
 
 // jsonable turns what the YAML decoder gives (maps with any keys) into
@@ -117,7 +104,7 @@ var errSchemaFile = errors.New("feature_schema file")
 // is the project (for a schema file). It returns the violation, or an
 // error wrapping errSchemaFile when the schema file cannot be used.
 func (f *featureSchema) check(root string, data []byte) (violation string, err error) {
-	r := f.resolved
+	r := f.compiled
 	if r == nil && f.file == "" {
 		if r, err = defaultSchema(); err != nil {
 			return "", err
@@ -133,12 +120,12 @@ func (f *featureSchema) check(root string, data []byte) (violation string, err e
 			return "", fmt.Errorf("%w %s: %v", errSchemaFile, f.file, err)
 		}
 	}
-	var inst any
-	if err := json.Unmarshal(data, &inst); err != nil {
+	inst, err := decodeJSON(data)
+	if err != nil {
 		return "it is not JSON (" + err.Error() + ")", nil
 	}
-	if err := r.Validate(inst); err != nil {
-		return "it does not satisfy the feature schema (" + strings.ReplaceAll(err.Error(), "validating root: ", "") + ")", nil
+	if bad := validateSchema(r, inst); bad != nil {
+		return "it does not satisfy the feature schema (" + strings.Join(bad, "; ") + ")", nil
 	}
 	return "", nil
 }

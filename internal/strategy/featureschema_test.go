@@ -97,6 +97,8 @@ func TestFeatureSchemaConfigErrors(t *testing.T) {
 			`config.yaml:3:21: strategies.long-running: feature_schema "/etc/schema.json": want a schema (a mapping) or a file inside the project`},
 		{"strategies:\n  long-running:\n    feature_schema:\n      type: 5\n",
 			`config.yaml:3:5: strategies.long-running: feature_schema: not a JSON Schema`},
+		{"strategies:\n  long-running:\n    feature_schema:\n      items:\n        $ref: '#/$defs/feature'\n",
+			`config.yaml:3:5: strategies.long-running: feature_schema: not a usable JSON Schema: /items/$ref: keyword "$ref" is not supported (supported: type,`},
 	}
 	for _, tt := range tests {
 		problems := Validate(cfgFrom(t, tt.yaml))
