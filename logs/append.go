@@ -49,6 +49,27 @@ type Options struct {
 	// the file the append already has open, after the lock is released. A
 	// failed fsync is not a failed append: the entry is in the log.
 	Sync bool
+	// Flush, when set, receives that fsync instead of Append running it:
+	// the caller runs Flush.Sync when it chooses (the hook overlaps it with
+	// its state write) and must run it once.
+	Flush *Flush
+}
+
+// Flush is an append's fsync left to its caller (Options.Flush).
+type Flush struct {
+	f *os.File
+}
+
+// Sync flushes the appended log to disk and closes it. A failed fsync is
+// not a failed append: the entry is in the log. Without a file (a new log
+// is written whole; a failed append) it does nothing.
+func (fl *Flush) Sync() {
+	if fl == nil || fl.f == nil {
+		return
+	}
+	_ = fl.f.Sync()
+	fl.f.Close()
+	fl.f = nil
 }
 
 // InflightDir is the folder (below the logs folder) that holds one marker
@@ -83,10 +104,15 @@ func Append(ctx context.Context, path string, entry []byte, opt Options) error {
 	mark.close()
 	unlock()
 	if f != nil {
-		if err == nil && opt.Sync {
+		switch {
+		case err == nil && opt.Flush != nil:
+			opt.Flush.f = f // the caller syncs and closes it
+		case err == nil && opt.Sync:
 			_ = f.Sync()
+			f.Close()
+		default:
+			f.Close()
 		}
-		f.Close()
 	}
 	if err != nil {
 		return err

@@ -407,3 +407,50 @@ func snapshot(t *testing.T, dir, outside string) string {
 	}
 	return b.String()
 }
+
+// Options.Flush leaves the fsync (and the file) to the caller: the entry is
+// in the log and the lock free before it runs, and Sync is safe to repeat.
+// A new log is written whole, with nothing left to flush.
+func TestAppendLeavesFlushToCaller(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, ".spcstr", "logs", "stop.json")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var first Flush
+	mustAppend(t, p, entry(1), Options{Flush: &first})
+	if first.f != nil {
+		t.Fatal("a new log left a file to flush")
+	}
+	var fl Flush
+	mustAppend(t, p, entry(2), Options{Flush: &fl})
+	if fl.f == nil {
+		t.Fatal("the append did not leave its fsync to the caller")
+	}
+	// Before the caller's fsync: the entry is readable and another append
+	// does not wait for the flush.
+	mustAppend(t, p, entry(3), Options{})
+	if got := countEntries(t, p); got != 3 {
+		t.Fatalf("%d entries before the flush, want 3", got)
+	}
+	fl.Sync()
+	fl.Sync()
+	if fl.f != nil {
+		t.Fatal("Sync did not close the file")
+	}
+	var none *Flush
+	none.Sync()
+}
+
+func countEntries(t *testing.T, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []json.RawMessage
+	if err := json.Unmarshal(data, &entries); err != nil {
+		t.Fatalf("%s does not parse: %v", path, err)
+	}
+	return len(entries)
+}

@@ -105,6 +105,13 @@ type run struct {
 	// (from its state), for the registry entry.
 	startedAt time.Time
 	branch    string
+	// logged is set once the event is in its log; out is the answer
+	// printed on stdout; flush is the log's fsync, flushed closed once
+	// it is done.
+	logged  bool
+	out     []byte
+	flush   *logs.Flush
+	flushed chan struct{}
 }
 
 func (r *run) fail(format string, args ...any) {
@@ -172,9 +179,17 @@ func (r *run) handle(ctx context.Context) {
 	}
 
 	r.startObserve()
+	// The log's fsync runs beside the rest of the hook (the state write,
+	// the registry, observability); the hook returns once it is done.
+	defer r.waitFlush()
 	t := r.opt.Now()
 	answer, records, created := r.record(ctx)
 	r.obs.Phase("state_and_gates", t)
+	if !r.logged {
+		// The state update failed before the event was logged under its
+		// lock: log it now all the same.
+		r.logEvent(ctx, answer, len(records))
+	}
 	t = r.opt.Now()
 	if r.touch {
 		// Temp files of hooks killed mid-write, at most once a minute.
@@ -184,17 +199,39 @@ func (r *run) handle(ctx context.Context) {
 	}
 	r.register(ctx, created)
 	r.obs.Phase("registry", t)
-	out := answer.Encode()
 	t = r.opt.Now()
-	r.appendLog(ctx, out, len(records))
 	r.appendDecisions(ctx, records)
 	r.obs.Phase("logs", t)
-	if len(out) > 0 {
+	if out := r.out; len(out) > 0 {
 		if _, err := r.opt.Stdout.Write(out); err != nil {
 			fmt.Fprintf(r.opt.Stderr, "spcstr hook: write answer: %v\n", err)
 		}
 	}
-	r.finishObserve(len(records), len(out) > 0)
+	r.finishObserve(len(records), len(r.out) > 0)
+}
+
+// logEvent encodes the answer and appends the event, with it, to the
+// event's log; the fsync of the log starts in the background (waitFlush
+// waits for it).
+func (r *run) logEvent(ctx context.Context, answer *hookio.Answer, decisions int) {
+	r.logged = true
+	r.out = answer.Encode()
+	r.appendLog(ctx, r.out, decisions)
+	if r.flush != nil {
+		done := make(chan struct{})
+		go func(fl *logs.Flush) {
+			defer close(done)
+			fl.Sync()
+		}(r.flush)
+		r.flushed = done
+	}
+}
+
+// waitFlush waits for the event log's fsync.
+func (r *run) waitFlush() {
+	if r.flushed != nil {
+		<-r.flushed
+	}
 }
 
 // record applies the event to state and runs the gates, all under the
@@ -228,6 +265,11 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 		}
 		s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, r.cfg.ContextWindow)
 		answer, records = r.runGates(ctx, s)
+		// The event goes into its log before state.json is written:
+		// the log is the durable record (a hook killed in between
+		// leaves a state that spcstr rebuild brings up to date), and
+		// its fsync then overlaps the state write.
+		r.logEvent(ctx, answer, len(records))
 		return nil
 	})
 	if err != nil {
@@ -357,13 +399,17 @@ func (r *run) appendLog(ctx context.Context, answer []byte, decisions int) {
 		return
 	}
 	path := r.layout.LogPath(logs.Name(logs.Events, r.name))
-	// Sync: the hook's one fsync, through the file the append has open.
-	// The event log is the durable record; state.json, rebuilt from the
-	// logs by spcstr rebuild, is written without one.
-	if err := logs.Append(ctx, path, data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes, Sync: true}); err != nil {
+	// Flush: the hook's one fsync, through the file the append has open,
+	// run by logEvent beside the rest of the hook. The event log is the
+	// durable record; state.json, rebuilt from the logs by spcstr
+	// rebuild, is written without one.
+	fl := &logs.Flush{}
+	if err := logs.Append(ctx, path, data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes, Flush: fl}); err != nil {
 		r.fail("append %s: %v", path, err)
 		r.keepUnlogged(ctx, data, err)
+		return
 	}
+	r.flush = fl
 }
 
 // keepUnlogged records an entry whose own log could not take it (the log
