@@ -1,7 +1,6 @@
 package state
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -107,7 +106,7 @@ func (l Layout) Update(ctx context.Context, id string, now time.Time, opt Update
 		return nil, fmt.Errorf("encode %s: %w", path, err)
 	}
 	// The lock held here serialises every writer, as the spare needs.
-	if err := safefs.ReplaceViaSpare(root, rel, bytes.Join(pieces, nil), 0o644); err != nil {
+	if err := safefs.ReplaceViaSpareV(root, rel, pieces, 0o644); err != nil {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return &s, nil

@@ -42,7 +42,15 @@ func spareBase(base string) string { return "." + base + SpareSuffix }
 // reader that still has it open can read a mix: read such a document with
 // ReadReplaced.
 func ReplaceViaSpare(root *os.Root, name string, data []byte, perm os.FileMode) error {
-	return replaceViaSpare(root, name, data, perm)
+	return replaceViaSpare(root, name, [][]byte{data}, perm)
+}
+
+// ReplaceViaSpareV is ReplaceViaSpare for a document given as pieces to
+// write in order (one pwritev on Linux): a large document is never joined
+// into one more buffer, whose fresh pages would each cost the caller a
+// page fault.
+func ReplaceViaSpareV(root *os.Root, name string, pieces [][]byte, perm os.FileMode) error {
+	return replaceViaSpare(root, name, pieces, perm)
 }
 
 // replacedReadTries bounds how often ReadReplaced reads again.

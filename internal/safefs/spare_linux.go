@@ -3,6 +3,7 @@
 package safefs
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,7 @@ var exchange = func(dirfd int, a, b string) error {
 // blocking on a FIFO or taking a terminal.
 const spareOpenFlags = unix.O_RDWR | unix.O_CREAT | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
 
-func replaceViaSpare(root *os.Root, name string, data []byte, perm os.FileMode) error {
+func replaceViaSpare(root *os.Root, name string, pieces [][]byte, perm os.FileMode) error {
 	dir, base := filepath.Split(name)
 	if dir == "" {
 		dir = "."
@@ -41,13 +42,13 @@ func replaceViaSpare(root *os.Root, name string, data []byte, perm os.FileMode) 
 	}
 	spare := spareBase(base)
 	var opErr error
-	if err := sc.Control(func(fd uintptr) { opErr = swapIn(int(fd), base, spare, data, perm) }); err != nil {
+	if err := sc.Control(func(fd uintptr) { opErr = swapIn(int(fd), base, spare, pieces, perm) }); err != nil {
 		return err
 	}
 	if errors.Is(opErr, errNoSpare) {
 		// A spare that cannot be made (a non-empty folder planted in its
 		// place): write the way every other document is written.
-		return Replace(root, name, data, perm, false)
+		return Replace(root, name, bytes.Join(pieces, nil), perm, false)
 	}
 	return opErr
 }
@@ -57,12 +58,12 @@ var errNoSpare = errors.New("no usable spare file")
 
 // swapIn writes data into the spare of the folder dirfd and swaps it with
 // base.
-func swapIn(dirfd int, base, spare string, data []byte, perm os.FileMode) error {
+func swapIn(dirfd int, base, spare string, pieces [][]byte, perm os.FileMode) error {
 	fd, err := openSpare(dirfd, spare, perm)
 	if err != nil {
 		return fmt.Errorf("%w %s: %v", errNoSpare, spare, err)
 	}
-	if err := fill(fd, data); err != nil {
+	if err := fill(fd, pieces); err != nil {
 		unix.Close(fd)
 		return fmt.Errorf("write %s: %w", spare, err)
 	}
@@ -113,12 +114,24 @@ func usableSpare(st *unix.Stat_t, perm uint32) bool {
 		st.Uid == uint32(os.Geteuid()) && st.Mode&0o7777&^perm == 0
 }
 
-// fill makes the file fd hold exactly data: written from offset 0, then
-// cut to its length. (Cutting to zero first would make ext4 flush the file
-// on the rename, as it does for a new file.)
-func fill(fd int, data []byte) error {
-	for off := 0; off < len(data); {
-		n, err := unix.Pwrite(fd, data[off:], int64(off))
+// iovMax is the most pieces one pwritev takes (IOV_MAX on Linux).
+const iovMax = 1024
+
+// fill makes the file fd hold exactly the pieces, in order: written from
+// offset 0 with pwritev, then cut to their length. (Cutting to zero first
+// would make ext4 flush the file on the rename, as it does for a new file.)
+func fill(fd int, pieces [][]byte) error {
+	var total int64
+	nonEmpty := make([][]byte, 0, len(pieces))
+	for _, p := range pieces {
+		if len(p) > 0 {
+			total += int64(len(p))
+			nonEmpty = append(nonEmpty, p)
+		}
+	}
+	pieces = nonEmpty
+	for off := int64(0); len(pieces) > 0; {
+		n, err := unix.Pwritev(fd, pieces[:min(len(pieces), iovMax)], off)
 		if err != nil {
 			if errors.Is(err, unix.EINTR) {
 				continue
@@ -128,7 +141,16 @@ func fill(fd int, data []byte) error {
 		if n == 0 {
 			return io.ErrShortWrite
 		}
-		off += n
+		off += int64(n)
+		for n > 0 && len(pieces) > 0 { // skip what was written
+			if n >= len(pieces[0]) {
+				n -= len(pieces[0])
+				pieces = pieces[1:]
+			} else {
+				pieces = append([][]byte{pieces[0][n:]}, pieces[1:]...)
+				n = 0
+			}
+		}
 	}
-	return unix.Ftruncate(fd, int64(len(data)))
+	return unix.Ftruncate(fd, total)
 }

@@ -333,3 +333,37 @@ func TestUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestReplaceViaSpareV writes a document given in pieces (empty ones
+// among them, more of them than a typical write takes at once) over a
+// longer one: the file is exactly their concatenation.
+func TestReplaceViaSpareV(t *testing.T) {
+	for _, n := range []int{0, 1, 3, 40, 1500} {
+		dir := t.TempDir()
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		put(t, filepath.Join(dir, "state.json"), strings.Repeat("x", 100000))
+		var pieces [][]byte
+		var want []byte
+		for i := 0; i < n; i++ {
+			p := bytes.Repeat([]byte{byte('a' + i%26)}, i%7*300) // every seventh piece is empty
+			pieces = append(pieces, p)
+			want = append(want, p...)
+		}
+		for round := 0; round < 2; round++ { // the second round overwrites the spare
+			if err := ReplaceViaSpareV(root, "state.json", pieces, 0o644); err != nil {
+				t.Fatalf("%d pieces: %v", n, err)
+			}
+			got, err := os.ReadFile(filepath.Join(dir, "state.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%d pieces, round %d: %d bytes, want %d", n, round, len(got), len(want))
+			}
+		}
+		root.Close()
+	}
+}
