@@ -134,10 +134,7 @@ func logRoot(path string) (*os.Root, string, error) {
 		return top, rel, nil
 	}
 	defer top.Close()
-	if err := top.MkdirAll(dir, 0o755); err != nil {
-		return nil, "", fmt.Errorf("create folder for %s: %w", path, err)
-	}
-	root, err := top.OpenRoot(dir)
+	root, err := safefs.OpenRootCreate(top, dir)
 	if err != nil {
 		return nil, "", fmt.Errorf("open folder for %s: %w", path, err)
 	}

@@ -46,12 +46,9 @@ func (l Layout) Update(ctx context.Context, id string, now time.Time, opt Update
 		return nil, err
 	}
 	defer top.Close()
-	if err := top.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
-		return nil, fmt.Errorf("create folder for %s: %w", path, err)
-	}
 	// The lock, the read and the write all happen in the session's
 	// folder: one root there saves walking sessions/<id> for each.
-	root, err := top.OpenRoot(filepath.Dir(rel))
+	root, err := safefs.OpenRootCreate(top, filepath.Dir(rel))
 	if err != nil {
 		return nil, fmt.Errorf("open folder for %s: %w", path, err)
 	}

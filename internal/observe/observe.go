@@ -10,6 +10,8 @@
 package observe
 
 import (
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -167,7 +169,9 @@ func (v Verbosity) Keeps(eventType string) bool {
 // math/rand/v2 is seeded from the OS per process; crypto/rand would add
 // its package init to every hook call for no benefit here.
 func NewRequestID() string {
-	return fmt.Sprintf("%016x", rand.Uint64())
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], rand.Uint64())
+	return hex.EncodeToString(b[:])
 }
 
 // Request collects the events of one hook invocation. Every method is safe

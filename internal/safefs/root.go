@@ -50,6 +50,20 @@ func BeneathCreate(path string) (*os.Root, string, error) {
 	return root, rel, nil
 }
 
+// OpenRootCreate opens the folder dir below root as a root of its own,
+// creating it (with its parents) first when it does not exist: the usual
+// case, an existing folder, costs one open.
+func OpenRootCreate(root *os.Root, dir string) (*os.Root, error) {
+	sub, err := root.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		sub, err = root.OpenRoot(dir)
+	}
+	return sub, err
+}
+
 // Split is the folder Beneath roots path at, and path relative to it.
 func Split(path string) (dir, rel string) {
 	path = filepath.Clean(path)
