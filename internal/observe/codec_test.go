@@ -16,7 +16,8 @@ func TestEventEncodeMatchesEncodingJSON(t *testing.T) {
 	at := time.Date(2026, 11, 24, 9, 0, 0, 5, time.UTC)
 	events := []Event{
 		{SessionID: "s", RequestID: "r", Timestamp: at, EventType: HookExit, HookName: "PreToolUse:Bash", DurationMS: &d,
-			Payload: map[string]any{"answered": true, "n": 3, "text": "<a> & \"b\"", "nested": map[string]any{"x": []any{1.5, "y"}}}},
+			Payload: map[string]any{"answered": true, "n": 3, "big": int64(1) << 60, "none": nil, "no": false, "text": "<a> & \"b\" \u2028 \x01 é",
+				"nested": map[string]any{"x": []any{1.5, "y"}}, "f": 0.000001, "list": []string{"a"}}},
 		{EventType: Decision, StrategyName: "feedback", Decision: "deny", Reason: "r", Message: "m", DryRun: true, Payload: nil},
 		{EventType: Error, ErrorType: "t", ErrorMessage: "e", Traceback: "tb", CustomEventType: "c", Payload: map[string]any{}},
 	}

@@ -104,9 +104,29 @@ func (p Payload) MarshalEasyJSON(w *jwriter.Writer) {
 		}
 		w.String(k)
 		w.RawByte(':')
-		w.Raw(json.Marshal(p[k]))
+		writeValue(w, p[k])
 	}
 	w.RawByte('}')
+}
+
+// writeValue writes one payload value: the kinds a payload usually holds
+// directly, as encoding/json writes them, anything else through
+// encoding/json (whose reflection a hook then pays).
+func writeValue(w *jwriter.Writer, v any) {
+	switch x := v.(type) {
+	case nil:
+		w.RawString("null")
+	case string:
+		w.String(x)
+	case bool:
+		w.Bool(x)
+	case int:
+		w.Int(x)
+	case int64:
+		w.Int64(x)
+	default:
+		w.Raw(json.Marshal(v))
+	}
 }
 
 // Verbosity decides which events are kept and how much they carry.
