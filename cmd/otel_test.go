@@ -33,7 +33,8 @@ func TestHookBinaryLinksNoOpenTelemetry(t *testing.T) {
 
 // TestHookBinaryLinksNoHTTP: spcstr makes no network calls, and the HTTP and
 // TLS stacks' package init (and size) would cost every hook call. easyjson's
-// root package is how they came in once (internal/jsoncodec's doc).
+// root package is how they came in once (internal/jsoncodec's doc). The
+// backtracking regexp engine lives in spcstr-pyre for the same reason.
 func TestHookBinaryLinksNoHTTP(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/dylan-gluck/spcstr/cmd/spcstr").Output()
 	if err != nil {
@@ -42,7 +43,8 @@ func TestHookBinaryLinksNoHTTP(t *testing.T) {
 	deps := strings.Fields(string(out))
 	for _, pkg := range deps {
 		switch pkg {
-		case "net/http", "crypto/tls", "github.com/mailru/easyjson":
+		case "net/http", "crypto/tls", "github.com/mailru/easyjson",
+			"github.com/dlclark/regexp2", "github.com/dylan-gluck/spcstr/internal/pyregex": // spcstr-pyre's
 			t.Errorf("spcstr links %s: its init would run on every hook call", pkg)
 		}
 	}

@@ -25,18 +25,24 @@ func TestReqScripts(t *testing.T) {
 	})
 }
 
-// buildSpcstr builds cmd/spcstr into a temporary folder.
+// buildSpcstr builds cmd/spcstr, with its companion spcstr-pyre, into a
+// temporary folder.
 func buildSpcstr(t *testing.T) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		goTool = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
 	}
-	bin := filepath.Join(t.TempDir(), "spcstr")
-	cmd := exec.Command(goTool, "build", "-o", bin, "./spcstr")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/spcstr: %v\n%s", err, out)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "spcstr")
+	// spcstr-pyre beside it, as installed: it matches the command
+	// patterns only Python's syntax accepts.
+	for _, pkg := range []string{"spcstr", "spcstr-pyre"} {
+		cmd := exec.Command(goTool, "build", "-o", filepath.Join(dir, pkg), "./"+pkg)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build ./cmd/%s: %v\n%s", pkg, err, out)
+		}
 	}
 	return bin
 }

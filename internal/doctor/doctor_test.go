@@ -38,7 +38,7 @@ func newFixture(t *testing.T) *fixture {
 	f.mkdir(f.home)
 	f.write(f.exe, "#!/bin/sh\n")
 	_ = os.Chmod(f.exe, 0o755)
-	for _, c := range []string{"spcstr-tui", "spcstr-otel"} { // the companions, beside spcstr
+	for _, c := range []string{"spcstr-tui", "spcstr-otel", "spcstr-pyre"} { // the companions, beside spcstr
 		f.write(filepath.Join(filepath.Dir(f.exe), c), "#!/bin/sh\n")
 	}
 	f.path["spcstr"] = f.exe
@@ -344,8 +344,8 @@ func TestExtraCheckAndJSON(t *testing.T) {
 }
 
 // TestCompanions: a companion beside spcstr or on PATH is reported found; a
-// missing spcstr-tui says what cannot work (an info: recording does not
-// need it).
+// missing spcstr-tui or spcstr-pyre says what cannot work (an info:
+// recording does not need them).
 func TestCompanions(t *testing.T) {
 	f := newFixture(t)
 	if err := os.Remove(filepath.Join(filepath.Dir(f.exe), "spcstr-tui")); err != nil {
@@ -354,14 +354,20 @@ func TestCompanions(t *testing.T) {
 	if err := os.Remove(filepath.Join(filepath.Dir(f.exe), "spcstr-otel")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Remove(filepath.Join(filepath.Dir(f.exe), "spcstr-pyre")); err != nil {
+		t.Fatal(err)
+	}
 	elsewhere := filepath.Join(t.TempDir(), "spcstr-otel")
 	f.write(elsewhere, "#!/bin/sh\n")
 	f.path["spcstr-otel"] = elsewhere
 	r := Run(context.Background(), f.env, []Check{{Name: "companions", Run: checkCompanions}})
-	if !r.Healthy || len(r.Findings) != 2 {
+	if !r.Healthy || len(r.Findings) != 3 {
 		t.Fatalf("findings %+v", r.Findings)
 	}
-	tui, otel := r.Findings[0], r.Findings[1]
+	tui, otel, pyre := r.Findings[0], r.Findings[1], r.Findings[2]
+	if pyre.Severity != Info || !strings.Contains(pyre.Message, "spcstr-pyre is not installed") || !strings.Contains(pyre.Fix, "cmd/spcstr-pyre") {
+		t.Errorf("spcstr-pyre: %+v", pyre)
+	}
 	if tui.Severity != Info || !strings.Contains(tui.Message, "spcstr-tui is not installed") || !strings.Contains(tui.Fix, "go install") {
 		t.Errorf("spcstr-tui: %+v", tui)
 	}

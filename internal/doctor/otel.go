@@ -55,8 +55,9 @@ func checkOtel(_ context.Context, env *Env) []Finding {
 	}
 }
 
-// checkCompanions: spcstr tui (and demo, replay) and spcstr otel run
-// companion binaries found next to spcstr or on PATH.
+// checkCompanions: spcstr tui (and demo, replay), spcstr otel and
+// Python-only command patterns run companion binaries found next to
+// spcstr or on PATH.
 func checkCompanions(_ context.Context, env *Env) []Finding {
 	var out []Finding
 	for _, name := range install.Companions {
@@ -69,6 +70,10 @@ func checkCompanions(_ context.Context, env *Env) []Finding {
 			out = append(out, Finding{Severity: Info,
 				Message: "spcstr-tui is not installed next to spcstr or on PATH: spcstr tui, demo and replay cannot open the dashboard",
 				Fix:     "install it beside spcstr: go install github.com/dylan-gluck/spcstr/cmd/spcstr-tui (from a checkout: go install ./cmd/spcstr-tui)"})
+		case name == "spcstr-pyre":
+			out = append(out, Finding{Severity: Info,
+				Message: "spcstr-pyre is not installed next to spcstr or on PATH: a requirement command_pattern that only Python's syntax accepts (a look-around, a back-reference) never matches without it",
+				Fix:     "install it beside spcstr: go install github.com/dylan-gluck/spcstr/cmd/spcstr-pyre (from a checkout: go install ./cmd/spcstr-pyre)"})
 		default:
 			out = append(out, Finding{Severity: Info,
 				Message: name + " is not installed: spcstr otel needs it (nothing else does)",

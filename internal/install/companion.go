@@ -6,9 +6,10 @@ import (
 )
 
 // Companions are the binaries installed beside spcstr: spcstr-tui draws
-// the dashboard and spcstr-otel ships to OpenTelemetry, so that neither's
-// libraries are linked into the hook's binary.
-var Companions = []string{"spcstr-tui", "spcstr-otel"}
+// the dashboard, spcstr-otel ships to OpenTelemetry and spcstr-pyre
+// matches requirement command patterns only Python's syntax accepts, so
+// that none of their libraries is linked into the hook's binary.
+var Companions = []string{"spcstr-tui", "spcstr-otel", "spcstr-pyre"}
 
 // FindCompanion finds the companion binary name: next to exe (the running
 // spcstr, symlinks resolved) first, then on PATH through lookPath.

@@ -1,14 +1,18 @@
 package requirements
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"regexp/syntax"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/dlclark/regexp2"
+	"github.com/dylan-gluck/spcstr/internal/install"
 )
 
 // Trigger is one trigger_tools entry: a tool name, and for Bash optionally a
@@ -23,43 +27,141 @@ type Trigger struct {
 // matcher is a compiled command_pattern.
 type matcher interface{ MatchString(string) bool }
 
-// patternTimeout bounds one match of a backtracking pattern: a pattern
-// that backtracks catastrophically does not match rather than hang the
-// hook.
-const patternTimeout = 100 * time.Millisecond
-
-// backtracking is a pattern that RE2 rejects (look-arounds,
-// back-references, possessive or atomic groups: Python's re syntax),
-// matched by a backtracking engine.
-type backtracking struct{ re *regexp2.Regexp }
-
-func (b backtracking) MatchString(s string) bool {
-	ok, err := b.re.MatchString(s)
-	return ok && err == nil
-}
-
-// pyNamedRef finds Python's named back-references, compiled on first use:
-// package init runs on every hook, and few patterns need it.
-var pyNamedRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(\?P=(\w+)\)`) })
-
 // compilePattern compiles a command_pattern written for Python's re: with
-// Go's RE2 when it can (linear time), else with a backtracking engine
-// that supports look-arounds and back-references.
+// Go's RE2 when it can (linear time, in the hook's own process). A pattern
+// RE2 rejects (look-arounds, back-references: Python's own syntax) is
+// checked for syntax here and matched by the spcstr-pyre companion, whose
+// backtracking engine would cost every hook call its package init if it
+// were linked into spcstr.
 func compilePattern(s string) (matcher, error) {
 	re, err := regexp.Compile(s)
 	if err == nil {
 		return re, nil
 	}
-	// Python's (?P<name>...) and (?P=name) are regexp2's (?<name>...) and
-	// \k<name>; \Z is Python's absolute end, regexp2's \z.
-	py := pyNamedRef().ReplaceAllString(s, `\k<$1>`)
-	py = strings.NewReplacer("(?P<", "(?<", `\Z`, `\z`).Replace(py)
-	re2, err2 := regexp2.Compile(py, regexp2.None)
-	if err2 != nil {
-		return nil, fmt.Errorf("%v (also as a Python pattern: %v)", err, err2)
+	if perr := checkPythonSyntax(s); perr != nil {
+		return nil, fmt.Errorf("%v (also as a Python pattern: %v)", err, perr)
 	}
-	re2.MatchTimeout = patternTimeout
-	return backtracking{re2}, nil
+	return pythonPattern{src: s}, nil
+}
+
+// pythonPattern is a command_pattern only Python's syntax accepts, matched
+// by the spcstr-pyre companion. One that cannot be matched (the companion
+// missing, a pattern it rejects, a match that ran out of time) does not
+// match, and says why on stderr.
+type pythonPattern struct{ src string }
+
+func (p pythonPattern) MatchString(s string) bool {
+	ok, err := matchPython(p.src, s)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "spcstr: command_pattern %q cannot be matched (treated as no match): %v\n", p.src, err)
+		return false
+	}
+	return ok
+}
+
+// pyreTimeout bounds one run of spcstr-pyre, whose own match timeout is
+// 100 ms.
+const pyreTimeout = 2 * time.Second
+
+// matchPython matches pattern against text with spcstr-pyre, found next to
+// the running spcstr or on PATH. Tests replace it.
+var matchPython = func(pattern, text string) (bool, error) {
+	exe, _ := os.Executable()
+	bin, ok := install.FindCompanion("spcstr-pyre", exe, exec.LookPath)
+	if !ok {
+		return false, errors.New("it needs spcstr-pyre, which is not installed next to spcstr or on PATH (see spcstr doctor)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), pyreTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, pattern)
+	cmd.Stdin = strings.NewReader(text)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &exit) && exit.ExitCode() == 1:
+		return false, nil
+	}
+	return false, fmt.Errorf("spcstr-pyre: %v: %s", err, strings.TrimSpace(stderr.String()))
+}
+
+// checkPythonSyntax checks the syntax of a pattern RE2 rejects without a
+// Python engine: Python's constructs RE2 lacks are rewritten into ones it
+// parses (a look-around or atomic group into a plain group, a
+// back-reference into a literal, \Z into \z, a possessive quantifier into
+// a greedy one), and RE2's parser then finds unbalanced groups, bad
+// repetitions and the like. spcstr-pyre reports anything it still rejects
+// when it matches.
+func checkPythonSyntax(s string) error {
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			next := s[i+1]
+			switch {
+			case !inClass && next >= '1' && next <= '9':
+				b.WriteString("x") // a back-reference
+				for i+2 < len(s) && s[i+2] >= '0' && s[i+2] <= '9' {
+					i++
+				}
+			case next == 'Z':
+				b.WriteString(`\z`)
+			default:
+				b.WriteByte(c)
+				b.WriteByte(next)
+			}
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+			b.WriteByte(c)
+		case c == '[':
+			inClass = true
+			b.WriteByte(c)
+			if i+1 < len(s) && s[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(s) && s[i+1] == ']' { // a literal ] first in a class
+				b.WriteByte(']')
+				i++
+			}
+		case c == '(' && strings.HasPrefix(s[i:], "(?P="):
+			end := strings.IndexByte(s[i:], ')')
+			if end < 0 {
+				return errors.New("missing ) after (?P=")
+			}
+			b.WriteString("(?:x)")
+			i += end
+		case c == '(':
+			rest := s[i:]
+			marker := ""
+			for _, m := range []string{"(?<=", "(?<!", "(?=", "(?!", "(?>"} {
+				if strings.HasPrefix(rest, m) {
+					marker = m
+					break
+				}
+			}
+			if marker != "" {
+				b.WriteString("(?:")
+				i += len(marker) - 1
+			} else {
+				b.WriteByte(c)
+			}
+		case c == '+' && i > 0 && strings.IndexByte("*+?}", s[i-1]) >= 0 && !(i > 1 && s[i-2] == '\\'):
+			// possessive: drop the second quantifier sign
+		default:
+			b.WriteByte(c)
+		}
+	}
+	_, err := syntax.Parse(b.String(), syntax.Perl)
+	return err
 }
 
 // Call is the part of a tool call that triggers look at.

@@ -1,9 +1,13 @@
 package requirements
 
 import (
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dylan-gluck/spcstr/internal/pyregex"
 )
 
 func TestTriggerMatches(t *testing.T) {
@@ -189,8 +193,10 @@ func TestSuggest(t *testing.T) {
 
 // A command_pattern written for Python's re works unchanged: RE2 compiles
 // what it can; look-arounds and back-references go to the backtracking
-// engine.
+// engine (here in-process; in spcstr, the spcstr-pyre companion:
+// TestPythonPatternsThroughCompanion).
 func TestPythonCommandPatterns(t *testing.T) {
+	inProcess(t)
 	cases := []struct {
 		pattern string
 		rE2     bool
@@ -244,5 +250,74 @@ func TestPythonCommandPatterns(t *testing.T) {
 	}
 	if !cfg.Lookup("r").Triggered(Call{Tool: "Bash", Command: "git commit -m x"}) || cfg.Lookup("r").Triggered(Call{Tool: "Bash", Command: "git commit --amend"}) {
 		t.Error("look-ahead requirement does not trigger as Python would")
+	}
+}
+
+// inProcess matches Python-only patterns with internal/pyregex in the test
+// process instead of running spcstr-pyre.
+func inProcess(t *testing.T) {
+	prev := matchPython
+	matchPython = pyregex.Match
+	t.Cleanup(func() { matchPython = prev })
+}
+
+// checkPythonSyntax accepts what Python's re accepts and RE2 does not
+// (look-arounds, atomic groups, back-references, \Z, possessive
+// quantifiers) and still finds the syntax errors RE2 would.
+func TestCheckPythonSyntax(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		ok      bool
+	}{
+		{`git\s+commit(?!.*--amend)`, true},
+		{`(?<!echo )git\s+push`, true},
+		{`(?<=x)y(?=z)`, true},
+		{`(?>a+)b`, true},
+		{`(\w+)\s+\1`, true},
+		{`(?P<q>['"]).*(?P=q)`, true},
+		{`^git push\Z`, true},
+		{`a++b*+c?+d{2}+`, true},
+		{`\++`, true},
+		{`[(?=]x`, true},
+		{`[]]\1`, true},
+		{`git(?=commit`, false},
+		{`(?<!x`, false},
+		{`a**`, false},
+		{`(?P=q`, false},
+		{`[a-`, false},
+		{`x{2,1}`, false},
+	} {
+		if err := checkPythonSyntax(c.pattern); (err == nil) != c.ok {
+			t.Errorf("%s: err = %v, want ok %v", c.pattern, err, c.ok)
+		}
+	}
+}
+
+// Through the real companion: spcstr-pyre built and found on PATH matches
+// a look-ahead; without it the pattern does not match (and says why).
+func TestPythonPatternsThroughCompanion(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go: %v", err)
+	}
+	dir := t.TempDir()
+	build := exec.Command(goTool, "build", "-o", filepath.Join(dir, "spcstr-pyre"), "github.com/dylan-gluck/spcstr/cmd/spcstr-pyre")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build spcstr-pyre: %v\n%s", err, out)
+	}
+	m, err := compilePattern(`git\s+commit(?!.*--amend)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	if !m.MatchString("git commit -m x") || m.MatchString("git commit --amend") {
+		t.Error("spcstr-pyre does not match as Python would")
+	}
+	t.Setenv("PATH", t.TempDir())
+	if ok, err := matchPython(`git(?!x)`, "git"); ok || err == nil || !strings.Contains(err.Error(), "spcstr-pyre") {
+		t.Errorf("without the companion: ok %v, err %v", ok, err)
+	}
+	if m.MatchString("git commit -m x") {
+		t.Error("matched without the companion")
 	}
 }
