@@ -8,7 +8,7 @@ import (
 )
 
 // startObserve begins the hook's observability request (unless
-// observability.enabled is false) and records hook_enter.
+// observability.enabled is false); hook_enter is added by finishObserve.
 func (r *run) startObserve() {
 	o := r.cfg.Observability
 	if !o.On() {
@@ -20,7 +20,13 @@ func (r *run) startObserve() {
 	}
 	// Only the tool events carry a tool_name.
 	r.obs = observe.New(r.ev.SessionID, observe.HookName(r.name, r.ev.ToolName), v, r.start, r.opt.Now)
-	if !v.Keeps(observe.HookEnter) {
+}
+
+// enterObserve records hook_enter (first among the hook's events, stamped
+// with its start). It is built once the event is logged: nothing on the
+// way to the hook's answer waits for it.
+func (r *run) enterObserve() {
+	if !r.obs.Verbosity().Keeps(observe.HookEnter) {
 		return
 	}
 	summary := map[string]any{
@@ -40,6 +46,7 @@ func (r *run) finishObserve(decisions int, answered bool) {
 	if r.obs == nil {
 		return
 	}
+	r.enterObserve()
 	for _, msg := range r.errs {
 		r.obs.Error("", "spcstr", msg, "")
 	}

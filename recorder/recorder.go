@@ -146,7 +146,6 @@ func (r *run) handle(ctx context.Context) {
 		}
 		return
 	}
-	r.repairLogs(ctx)
 	cfg, err := config.Load(r.layout.ConfigPath())
 	if err != nil {
 		r.fail("%v (using defaults)", err)
@@ -190,6 +189,9 @@ func (r *run) handle(ctx context.Context) {
 		// lock: log it now all the same.
 		r.logEvent(ctx, answer, len(records))
 	}
+	// Logs torn by hooks killed mid-append are mended by every hook, once
+	// its own event is logged: the mending overlaps the log's fsync.
+	r.repairLogs(ctx)
 	t = r.opt.Now()
 	if r.touch {
 		// Temp files of hooks killed mid-write, at most once a minute.
@@ -445,8 +447,10 @@ func (r *run) appendDecisions(ctx context.Context, records []gate.Record) {
 	}
 }
 
-// reject notes an unusable payload in rejected.json and writes nothing else.
+// reject notes an unusable payload in rejected.json and writes nothing else
+// (but mends torn logs, as every hook does).
 func (r *run) reject(ctx context.Context, reason string) {
+	defer r.repairLogs(ctx)
 	input, truncated := logs.CapPayload(r.raw, r.cfg.Logs.MaxPayloadBytes)
 	rec := map[string]any{
 		"timestamp": r.now,

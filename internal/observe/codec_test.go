@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -43,4 +44,25 @@ func splitLines(b []byte) [][]byte {
 		return nil
 	}
 	return bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
+}
+
+// hook_enter is the first event whenever it is recorded, even when the
+// recorder builds it last.
+func TestEnterComesFirst(t *testing.T) {
+	start := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	r := New("s", "PreToolUse:Bash", Standard, start, func() time.Time { return start.Add(time.Millisecond) })
+	r.Error("", "spcstr", "boom", "")
+	r.Enter(map[string]any{"tool_name": "Bash"}, nil)
+	r.Exit(map[string]any{"decisions": 0})
+	var types []string
+	for _, l := range splitLines(r.Encode()) {
+		var e Event
+		if err := json.Unmarshal(l, &e); err != nil {
+			t.Fatal(err)
+		}
+		types = append(types, e.EventType)
+	}
+	if strings.Join(types, ",") != "hook_enter,error,hook_exit" {
+		t.Fatalf("events in order %v", types)
+	}
 }

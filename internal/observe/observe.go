@@ -285,7 +285,13 @@ func (r *Request) Enter(summary map[string]any, input json.RawMessage) {
 	if r.v == Verbose && len(input) > 0 {
 		p["input"] = input
 	}
+	// hook_enter comes first whenever it is recorded: the recorder builds
+	// it late, off the path to the hook's answer.
 	r.add(Event{EventType: HookEnter, Timestamp: r.start.UTC(), Payload: p})
+	last := len(r.events) - 1
+	enter := r.events[last]
+	copy(r.events[1:], r.events[:last])
+	r.events[0] = enter
 }
 
 // Phase notes, at verbose, how long a step of the hook took (ms since
