@@ -27,9 +27,9 @@ func (s *Session) noteDropped(sec Section, n int) {
 var counted = [4]Section{SectionPrompts, SectionErrors, SectionNotifications, SectionAgents}
 
 // Bound brings the state to the version 2 contract: it counts the totals,
-// keeps the latest keep prompts, errors and notifications and the latest
-// keep finished agents (running agents always stay), and cuts prompt and
-// error texts to their previews. keep ≤ 0 means DefaultKeep. It is
+// keeps the latest keep prompts, errors, notifications and session starts
+// and the latest keep finished agents (running agents always stay), and
+// cuts prompt and error texts to their previews. keep ≤ 0 means DefaultKeep. It is
 // idempotent, and it is what migrates a version 1 state.
 func (s *Session) Bound(keep int) {
 	if keep <= 0 {
@@ -48,6 +48,9 @@ func (s *Session) Bound(keep int) {
 	s.Errors = latest(s.Errors, keep)
 	s.Notifications = latest(s.Notifications, keep)
 	s.AgentsHistory = latestFinished(s.AgentsHistory, keep)
+	// Every resume, clear and compaction adds a start: a session that
+	// runs for days must not grow state.json with them.
+	s.Starts = latest(s.Starts, keep)
 	for i := range s.Prompts {
 		if p := &s.Prompts[i]; len(p.Prompt) > PromptPreviewBytes {
 			p.Prompt, p.Truncated = Truncate(p.Prompt, PromptPreviewBytes), true

@@ -50,6 +50,7 @@ func TestBound(t *testing.T) {
 				s.Prompts = append(s.Prompts, Prompt{Prompt: strings.Repeat("x", i)})
 				s.Errors = append(s.Errors, Error{Message: "e"})
 				s.Notifications = append(s.Notifications, Notification{Message: "n"})
+				s.Starts = append(s.Starts, Start{Source: "compact", At: t0.Add(time.Duration(i) * time.Second)})
 			}
 			s.AgentsHistory = tt.agents
 			s.Bound(tt.keep)
@@ -58,8 +59,11 @@ func TestBound(t *testing.T) {
 				keep = DefaultKeep
 			}
 			wantLen := min(tt.prompts, keep)
-			if len(s.Prompts) != wantLen || len(s.Errors) != wantLen || len(s.Notifications) != wantLen {
-				t.Errorf("lengths %d %d %d, want %d", len(s.Prompts), len(s.Errors), len(s.Notifications), wantLen)
+			if len(s.Prompts) != wantLen || len(s.Errors) != wantLen || len(s.Notifications) != wantLen || len(s.Starts) != wantLen {
+				t.Errorf("lengths %d %d %d %d, want %d", len(s.Prompts), len(s.Errors), len(s.Notifications), len(s.Starts), wantLen)
+			}
+			if n := len(s.Starts); n > 0 && !s.Starts[n-1].At.Equal(t0.Add(time.Duration(tt.prompts-1)*time.Second)) {
+				t.Errorf("the latest start was not kept: %v", s.Starts[n-1])
 			}
 			if s.PromptsTotal != tt.prompts || s.ErrorsTotal != tt.prompts || s.NotificationsTotal != tt.prompts || s.AgentsTotal != len(tt.agents) {
 				t.Errorf("totals %d %d %d %d", s.PromptsTotal, s.ErrorsTotal, s.NotificationsTotal, s.AgentsTotal)
