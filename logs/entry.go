@@ -3,8 +3,6 @@ package logs
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
-	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -41,22 +39,7 @@ type Entry struct {
 type Sizes map[string]int
 
 // MarshalEasyJSON writes s for the generated encoder, keys sorted.
-func (s Sizes) MarshalEasyJSON(w *jwriter.Writer) {
-	if s == nil {
-		w.RawString("null")
-		return
-	}
-	w.RawByte('{')
-	for i, k := range slices.Sorted(maps.Keys(s)) {
-		if i > 0 {
-			w.RawByte(',')
-		}
-		w.String(k)
-		w.RawByte(':')
-		w.Int(s[k])
-	}
-	w.RawByte('}')
-}
+func (s Sizes) MarshalEasyJSON(w *jwriter.Writer) { jsoncodec.WriteMap(w, s, jsoncodec.WriteInt[int]) }
 
 // Outcome is what spcstr did with an event: the answer it printed (if any),
 // how long the hook took, and its own error (if any).

@@ -58,10 +58,7 @@ type lazy struct {
 	encoded Section
 }
 
-// omit hides a field of the embedded Session when encoding the head.
-type omit *struct{}
-
-// list is a section's list, with its generated JSON codec.
+// list is a section's list, with its codec (section in codec.go).
 type list interface {
 	jsoncodec.Marshaler
 	jsoncodec.Unmarshaler
@@ -74,31 +71,11 @@ type list interface {
 	fresh() list
 }
 
-func (l *agentList) len() int           { return len(*l) }
-func (l *pathList) len() int            { return len(*l) }
-func (l *errorList) len() int           { return len(*l) }
-func (l *promptList) len() int          { return len(*l) }
-func (l *notificationList) len() int    { return len(*l) }
-func (l *agentList) clear()             { *l = nil }
-func (l *pathList) clear()              { *l = nil }
-func (l *errorList) clear()             { *l = nil }
-func (l *promptList) clear()            { *l = nil }
-func (l *notificationList) clear()      { *l = nil }
-func (l *agentList) fresh() list        { return new(agentList) }
-func (l *pathList) fresh() list         { return new(pathList) }
-func (l *errorList) fresh() list        { return new(errorList) }
-func (l *promptList) fresh() list       { return new(promptList) }
-func (l *notificationList) fresh() list { return new(notificationList) }
-func (l *agentList) appendList(m list)  { *l = append(*l, *m.(*agentList)...) }
-func (l *errorList) appendList(m list)  { *l = append(*l, *m.(*errorList)...) }
-func (l *promptList) appendList(m list) { *l = append(*l, *m.(*promptList)...) }
-func (l *notificationList) appendList(m list) {
-	*l = append(*l, *m.(*notificationList)...)
-}
-func (l *pathList) appendList(m list) {
-	for _, p := range *m.(*pathList) {
-		if !slices.Contains(*l, p) {
-			*l = append(*l, p)
+// addNewPaths appends the paths of more not listed in dst yet.
+func addNewPaths(dst *[]string, more []string) {
+	for _, p := range more {
+		if !slices.Contains(*dst, p) {
+			*dst = append(*dst, p)
 		}
 	}
 }
@@ -107,20 +84,25 @@ func (l *pathList) appendList(m list) {
 func (s *Session) sectionValue(i int) list {
 	switch Section(1 << i) {
 	case SectionAgents:
-		return (*agentList)(&s.AgentsHistory)
+		return section[Agent]{&s.AgentsHistory, readAgent, writeAgent, nil}
 	case SectionFilesNew:
-		return (*pathList)(&s.Files.New)
+		return paths(&s.Files.New)
 	case SectionFilesEdited:
-		return (*pathList)(&s.Files.Edited)
+		return paths(&s.Files.Edited)
 	case SectionFilesRead:
-		return (*pathList)(&s.Files.Read)
+		return paths(&s.Files.Read)
 	case SectionErrors:
-		return (*errorList)(&s.Errors)
+		return section[Error]{&s.Errors, readError, writeError, nil}
 	case SectionPrompts:
-		return (*promptList)(&s.Prompts)
+		return section[Prompt]{&s.Prompts, readPrompt, writePrompt, nil}
 	default:
-		return (*notificationList)(&s.Notifications)
+		return section[Notification]{&s.Notifications, readNotification, writeNotification, nil}
 	}
+}
+
+// paths is a file list's section.
+func paths(p *[]string) section[string] {
+	return section[string]{p, jsoncodec.String, jsoncodec.WriteString, addNewPaths}
 }
 
 // sectionLen returns the length of section i's (decoded or appended) list.
@@ -134,7 +116,7 @@ func (s *Session) clearSection(i int) { s.sectionValue(i).clear() }
 // can also find by line. Sections left encoded are passed through, not
 // copied.
 func (s *Session) encode() ([][]byte, error) {
-	h, err := jsoncodec.Marshal(headJSON{Session: s})
+	h, err := jsoncodec.Marshal(head{s})
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +176,7 @@ func decodeSectioned(data []byte, s *Session, need Section) (bool, error) {
 		raws[i] = raw
 	}
 	hb := append(append([]byte(nil), h[:len(h)-1]...), '}')
-	if err := jsoncodec.Unmarshal(hb, (*sessionJSON)(s)); err != nil {
+	if err := jsoncodec.Unmarshal(hb, head{s}); err != nil {
 		return true, err
 	}
 	s.lz.raw, s.lz.encoded = raws, AllSections
@@ -265,9 +247,9 @@ func (s *Session) merge() error {
 			continue
 		}
 		if bit&SectionFiles != 0 {
-			paths := s.sectionValue(i).(*pathList)
-			s.lz.extra[i] = appendNewPaths(s.lz.raw[i], s.lz.extra[i], *paths)
-			*paths = []string{}
+			added := s.sectionValue(i).(section[string]).p
+			s.lz.extra[i] = appendNewPaths(s.lz.raw[i], s.lz.extra[i], *added)
+			*added = []string{}
 			continue
 		}
 		decode |= bit

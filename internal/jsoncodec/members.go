@@ -14,13 +14,16 @@ package jsoncodec
 //     one of the wrong type ("success":"yes" reads as false);
 //   - unknown members are skipped.
 //
-// The input must be valid JSON (callers check it with json.Valid first),
-// so the lexer never meets a syntax error.
+// Readers of others' JSON check it with json.Valid first, so that exactly
+// what encoding/json accepts is accepted. Input that is not valid JSON
+// otherwise ends the read with the lexer's error (Members and Unmarshal
+// report it).
 
 import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mailru/easyjson/jlexer"
 )
@@ -82,9 +85,20 @@ func fieldName(names []string, key string) (string, bool) {
 
 // String reads a string.
 func String(l *jlexer.Lexer, p *string) bool {
+	return token(l, jlexer.TokenString, p, (*jlexer.Lexer).String)
+}
+
+// Bool reads a boolean.
+func Bool(l *jlexer.Lexer, p *bool) bool {
+	return token(l, jlexer.TokenBool, p, (*jlexer.Lexer).Bool)
+}
+
+// token stores a value of kind read by get, skips null and reports any
+// other kind.
+func token[T any](l *jlexer.Lexer, kind jlexer.TokenKind, p *T, get func(*jlexer.Lexer) T) bool {
 	switch l.CurrentToken() {
-	case jlexer.TokenString:
-		*p = l.String()
+	case kind:
+		*p = get(l)
 		return true
 	case jlexer.TokenNull:
 		l.Skip()
@@ -95,43 +109,38 @@ func String(l *jlexer.Lexer, p *string) bool {
 }
 
 // StringPtr reads a string through a pointer (null: nil).
-func StringPtr(l *jlexer.Lexer, p **string) bool {
+func StringPtr(l *jlexer.Lexer, p **string) bool { return Ptr(l, p, String) }
+
+// BoolPtr reads a boolean through a pointer (null: nil).
+func BoolPtr(l *jlexer.Lexer, p **bool) bool { return Ptr(l, p, Bool) }
+
+// Ptr reads a value through a pointer with read: null makes it nil, any
+// other value gives a nil pointer its zero value first (as encoding/json
+// does, even for a value of another kind).
+func Ptr[T any](l *jlexer.Lexer, p **T, read func(*jlexer.Lexer, *T) bool) bool {
 	if l.CurrentToken() == jlexer.TokenNull {
 		l.Skip()
 		*p = nil
 		return true
 	}
 	if *p == nil {
-		*p = new(string)
+		*p = new(T)
 	}
-	return String(l, *p)
+	return read(l, *p)
 }
 
-// Bool reads a boolean.
-func Bool(l *jlexer.Lexer, p *bool) bool {
+// Time reads a time in RFC 3339, as time.Time's UnmarshalJSON does; a
+// string that is not one is a mismatch.
+func Time(l *jlexer.Lexer, p *time.Time) bool {
 	switch l.CurrentToken() {
-	case jlexer.TokenBool:
-		*p = l.Bool()
-		return true
+	case jlexer.TokenString:
+		return p.UnmarshalJSON(l.Raw()) == nil
 	case jlexer.TokenNull:
 		l.Skip()
 		return true
 	}
 	l.SkipRecursive()
 	return false
-}
-
-// BoolPtr reads a boolean through a pointer (null: nil).
-func BoolPtr(l *jlexer.Lexer, p **bool) bool {
-	if l.CurrentToken() == jlexer.TokenNull {
-		l.Skip()
-		*p = nil
-		return true
-	}
-	if *p == nil {
-		*p = new(bool)
-	}
-	return Bool(l, *p)
 }
 
 // number returns the literal of a number token (ok false, value skipped,
@@ -163,17 +172,24 @@ func Float(l *jlexer.Lexer, p *float64) bool {
 }
 
 // Int reads an integer (a fraction or one out of range is a mismatch).
-func Int(l *jlexer.Lexer, p *int64) bool {
+func Int[T ~int | ~int64](l *jlexer.Lexer, p *T) bool {
 	lit, ok := number(l)
 	if !ok || lit == "" {
 		return ok
 	}
 	n, err := strconv.ParseInt(lit, 10, 64)
-	if err != nil {
+	if err != nil || int64(T(n)) != n {
 		return false
 	}
-	*p = n
+	*p = T(n)
 	return true
+}
+
+// Any reads any value as encoding/json reads it into an interface
+// (numbers as float64, objects as map[string]any).
+func Any(l *jlexer.Lexer, p *any) bool {
+	*p = l.Interface()
+	return l.Ok()
 }
 
 // Raw keeps the value's bytes as they are (null included), copied.
@@ -210,6 +226,42 @@ func List[T any](l *jlexer.Lexer, p *[]T, elem func(*jlexer.Lexer, *T) bool) boo
 	}
 	l.Delim(']')
 	*p = list
+	return ok
+}
+
+// Map reads a JSON object with any member names into *p, each value read
+// by elem into a new value; null makes the map nil, any other value leaves
+// it as it was. It reports false when the value or a member is of another
+// kind.
+func Map[V any](l *jlexer.Lexer, p *map[string]V, elem func(*jlexer.Lexer, *V) bool) bool {
+	switch l.CurrentToken() {
+	case jlexer.TokenNull:
+		l.Skip()
+		*p = nil
+		return true
+	case jlexer.TokenDelim:
+		if l.IsDelim('{') {
+			break
+		}
+		fallthrough
+	default:
+		l.SkipRecursive()
+		return false
+	}
+	l.Delim('{')
+	if *p == nil {
+		*p = map[string]V{}
+	}
+	ok := true
+	for !l.IsDelim('}') && l.Ok() {
+		key := strings.Clone(l.UnsafeFieldName(false))
+		l.WantColon()
+		var v V
+		ok = elem(l, &v) && ok
+		(*p)[key] = v
+		l.WantComma()
+	}
+	l.Delim('}')
 	return ok
 }
 

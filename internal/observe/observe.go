@@ -14,7 +14,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -92,42 +91,7 @@ type Event struct {
 type Payload map[string]any
 
 // MarshalEasyJSON writes p for the generated encoder, keys sorted.
-func (p Payload) MarshalEasyJSON(w *jwriter.Writer) {
-	if p == nil {
-		w.RawString("null")
-		return
-	}
-	w.RawByte('{')
-	for i, k := range slices.Sorted(maps.Keys(p)) {
-		if i > 0 {
-			w.RawByte(',')
-		}
-		w.String(k)
-		w.RawByte(':')
-		writeValue(w, p[k])
-	}
-	w.RawByte('}')
-}
-
-// writeValue writes one payload value: the kinds a payload usually holds
-// directly, as encoding/json writes them, anything else through
-// encoding/json (whose reflection a hook then pays).
-func writeValue(w *jwriter.Writer, v any) {
-	switch x := v.(type) {
-	case nil:
-		w.RawString("null")
-	case string:
-		w.String(x)
-	case bool:
-		w.Bool(x)
-	case int:
-		w.Int(x)
-	case int64:
-		w.Int64(x)
-	default:
-		w.Raw(json.Marshal(v))
-	}
-}
+func (p Payload) MarshalEasyJSON(w *jwriter.Writer) { jsoncodec.WriteMap(w, p, jsoncodec.WriteAny) }
 
 // Verbosity decides which events are kept and how much they carry.
 type Verbosity uint8

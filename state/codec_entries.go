@@ -1,0 +1,412 @@
+package state
+
+import (
+	"github.com/mailru/easyjson/jlexer"
+	"github.com/mailru/easyjson/jwriter"
+
+	"github.com/dylan-gluck/spcstr/internal/gitrepo"
+	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
+)
+
+// The codecs of the types inside state.json (see codec.go): one writer and
+// one reader each, members in the struct's order with its omitempty and
+// omitzero rules.
+
+var agentKeys = []string{"name", "agent_id", "agent_type", "description", "tool_use_id", "background",
+	"started_at", "completed_at", "status", "result", "marker", "tools_used", "duration_ms", "total_tokens"}
+
+func writeAgent(w *jwriter.Writer, a Agent) {
+	o := jsoncodec.Open(w)
+	o.Key("name").String(a.Name)
+	optString(o, "agent_id", a.AgentID)
+	optString(o, "agent_type", a.AgentType)
+	optString(o, "description", a.Description)
+	optString(o, "tool_use_id", a.ToolUseID)
+	o.Key("background").Bool(a.Background)
+	jsoncodec.WriteTime(o.Key("started_at"), a.StartedAt)
+	if a.CompletedAt != nil {
+		jsoncodec.WriteTime(o.Key("completed_at"), *a.CompletedAt)
+	}
+	optString(o, "status", a.Status)
+	optString(o, "result", a.Result)
+	optString(o, "marker", a.Marker)
+	if len(a.ToolsUsed) > 0 {
+		jsoncodec.WriteMap(o.Key("tools_used"), a.ToolsUsed, jsoncodec.WriteInt[int])
+	}
+	if a.DurationMS != 0 {
+		jsoncodec.WriteFloat(o.Key("duration_ms"), a.DurationMS)
+	}
+	if a.TotalTokens != 0 {
+		o.Key("total_tokens").Int64(a.TotalTokens)
+	}
+	o.Close()
+}
+
+func readAgent(l *jlexer.Lexer, a *Agent) bool {
+	return jsoncodec.Object(l, agentKeys, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "name":
+			return jsoncodec.String(l, &a.Name)
+		case "agent_id":
+			return jsoncodec.String(l, &a.AgentID)
+		case "agent_type":
+			return jsoncodec.String(l, &a.AgentType)
+		case "description":
+			return jsoncodec.String(l, &a.Description)
+		case "tool_use_id":
+			return jsoncodec.String(l, &a.ToolUseID)
+		case "background":
+			return jsoncodec.Bool(l, &a.Background)
+		case "started_at":
+			return jsoncodec.Time(l, &a.StartedAt)
+		case "completed_at":
+			return jsoncodec.Ptr(l, &a.CompletedAt, jsoncodec.Time)
+		case "status":
+			return jsoncodec.String(l, &a.Status)
+		case "result":
+			return jsoncodec.String(l, &a.Result)
+		case "marker":
+			return jsoncodec.String(l, &a.Marker)
+		case "tools_used":
+			return jsoncodec.Map(l, &a.ToolsUsed, jsoncodec.Int[int])
+		case "duration_ms":
+			return jsoncodec.Float(l, &a.DurationMS)
+		default: // total_tokens
+			return jsoncodec.Int(l, &a.TotalTokens)
+		}
+	})
+}
+
+var errorNames = []string{"timestamp", "type", "message", "context"}
+
+func writeError(w *jwriter.Writer, e Error) {
+	o := jsoncodec.Open(w)
+	jsoncodec.WriteTime(o.Key("timestamp"), e.Timestamp)
+	o.Key("type").String(e.Type)
+	o.Key("message").String(e.Message)
+	if len(e.Context) > 0 {
+		jsoncodec.WriteMap(o.Key("context"), e.Context, jsoncodec.WriteAny)
+	}
+	o.Close()
+}
+
+func readError(l *jlexer.Lexer, e *Error) bool {
+	return jsoncodec.Object(l, errorNames, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "timestamp":
+			return jsoncodec.Time(l, &e.Timestamp)
+		case "type":
+			return jsoncodec.String(l, &e.Type)
+		case "message":
+			return jsoncodec.String(l, &e.Message)
+		default: // context
+			return jsoncodec.Map(l, &e.Context, jsoncodec.Any)
+		}
+	})
+}
+
+var promptNames = []string{"timestamp", "prompt", "kind", "prompt_id", "truncated"}
+
+func writePrompt(w *jwriter.Writer, p Prompt) {
+	o := jsoncodec.Open(w)
+	jsoncodec.WriteTime(o.Key("timestamp"), p.Timestamp)
+	o.Key("prompt").String(p.Prompt)
+	optString(o, "kind", p.Kind)
+	optString(o, "prompt_id", p.PromptID)
+	if p.Truncated {
+		o.Key("truncated").Bool(true)
+	}
+	o.Close()
+}
+
+func readPrompt(l *jlexer.Lexer, p *Prompt) bool {
+	return jsoncodec.Object(l, promptNames, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "timestamp":
+			return jsoncodec.Time(l, &p.Timestamp)
+		case "prompt":
+			return jsoncodec.String(l, &p.Prompt)
+		case "kind":
+			return jsoncodec.String(l, &p.Kind)
+		case "prompt_id":
+			return jsoncodec.String(l, &p.PromptID)
+		default: // truncated
+			return jsoncodec.Bool(l, &p.Truncated)
+		}
+	})
+}
+
+var notificationNames = []string{"timestamp", "message", "type", "title"}
+
+func writeNotification(w *jwriter.Writer, n Notification) {
+	o := jsoncodec.Open(w)
+	jsoncodec.WriteTime(o.Key("timestamp"), n.Timestamp)
+	o.Key("message").String(n.Message)
+	optString(o, "type", n.Type)
+	optString(o, "title", n.Title)
+	o.Close()
+}
+
+func readNotification(l *jlexer.Lexer, n *Notification) bool {
+	return jsoncodec.Object(l, notificationNames, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "timestamp":
+			return jsoncodec.Time(l, &n.Timestamp)
+		case "message":
+			return jsoncodec.String(l, &n.Message)
+		case "type":
+			return jsoncodec.String(l, &n.Type)
+		default: // title
+			return jsoncodec.String(l, &n.Title)
+		}
+	})
+}
+
+var todoNames = []string{"content", "status", "activeForm"}
+
+func writeTodo(w *jwriter.Writer, t Todo) {
+	o := jsoncodec.Open(w)
+	o.Key("content").String(t.Content)
+	o.Key("status").String(t.Status)
+	optString(o, "activeForm", t.ActiveForm)
+	o.Close()
+}
+
+func readTodo(l *jlexer.Lexer, t *Todo) bool {
+	return jsoncodec.Object(l, todoNames, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "content":
+			return jsoncodec.String(l, &t.Content)
+		case "status":
+			return jsoncodec.String(l, &t.Status)
+		default: // activeForm
+			return jsoncodec.String(l, &t.ActiveForm)
+		}
+	})
+}
+
+var taskNames = []string{"id", "subject", "description", "status", "updated_at"}
+
+func writeTask(w *jwriter.Writer, t Task) {
+	o := jsoncodec.Open(w)
+	o.Key("id").String(t.ID)
+	optString(o, "subject", t.Subject)
+	optString(o, "description", t.Description)
+	optString(o, "status", t.Status)
+	jsoncodec.WriteTime(o.Key("updated_at"), t.UpdatedAt)
+	o.Close()
+}
+
+func readTask(l *jlexer.Lexer, t *Task) bool {
+	return jsoncodec.Object(l, taskNames, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "id":
+			return jsoncodec.String(l, &t.ID)
+		case "subject":
+			return jsoncodec.String(l, &t.Subject)
+		case "description":
+			return jsoncodec.String(l, &t.Description)
+		case "status":
+			return jsoncodec.String(l, &t.Status)
+		default: // updated_at
+			return jsoncodec.Time(l, &t.UpdatedAt)
+		}
+	})
+}
+
+var startNames = []string{"source", "at"}
+
+func writeStart(w *jwriter.Writer, s Start) {
+	o := jsoncodec.Open(w)
+	o.Key("source").String(s.Source)
+	jsoncodec.WriteTime(o.Key("at"), s.At)
+	o.Close()
+}
+
+func readStart(l *jlexer.Lexer, s *Start) bool {
+	return jsoncodec.Object(l, startNames, func(name string, l *jlexer.Lexer) bool {
+		if name == "source" {
+			return jsoncodec.String(l, &s.Source)
+		}
+		return jsoncodec.Time(l, &s.At)
+	})
+}
+
+var minuteNames = []string{"minute", "count"}
+
+func writeMinuteCount(w *jwriter.Writer, m MinuteCount) {
+	o := jsoncodec.Open(w)
+	o.Key("minute").Int64(m.Minute)
+	o.Key("count").Int(m.Count)
+	o.Close()
+}
+
+func readMinuteCount(l *jlexer.Lexer, m *MinuteCount) bool {
+	return jsoncodec.Object(l, minuteNames, func(name string, l *jlexer.Lexer) bool {
+		if name == "minute" {
+			return jsoncodec.Int(l, &m.Minute)
+		}
+		return jsoncodec.Int(l, &m.Count)
+	})
+}
+
+var gateStateNames = []string{"stop_blocks", "tools_at_block"}
+
+func writeGateState(w *jwriter.Writer, g GateState) {
+	o := jsoncodec.Open(w)
+	if g.StopBlocks != 0 {
+		o.Key("stop_blocks").Int(g.StopBlocks)
+	}
+	if g.ToolsAtBlock != 0 {
+		o.Key("tools_at_block").Int(g.ToolsAtBlock)
+	}
+	o.Close()
+}
+
+func readGateState(l *jlexer.Lexer, g *GateState) bool {
+	return jsoncodec.Object(l, gateStateNames, func(name string, l *jlexer.Lexer) bool {
+		if name == "stop_blocks" {
+			return jsoncodec.Int(l, &g.StopBlocks)
+		}
+		return jsoncodec.Int(l, &g.ToolsAtBlock)
+	})
+}
+
+// Member names of Tokens and of MessageUsage (ModelUsage's are the four
+// counts all three share: usageNames[1:]).
+var (
+	tokensNames = []string{"input", "output", "cache_read", "cache_creation", "context_used", "context_window", "by_model"}
+	usageNames  = []string{"id", "input", "output", "cache_read", "cache_creation"}
+)
+
+// writeCounts writes the four token counts.
+func writeCounts(o *jsoncodec.ObjectWriter, in, out, read, creation int64) {
+	o.Key("input").Int64(in)
+	o.Key("output").Int64(out)
+	o.Key("cache_read").Int64(read)
+	o.Key("cache_creation").Int64(creation)
+}
+
+// readCount reads one of the four token counts (false: not one of them).
+func readCount(name string, l *jlexer.Lexer, in, out, read, creation *int64) (ok, known bool) {
+	switch name {
+	case "input":
+		return jsoncodec.Int(l, in), true
+	case "output":
+		return jsoncodec.Int(l, out), true
+	case "cache_read":
+		return jsoncodec.Int(l, read), true
+	case "cache_creation":
+		return jsoncodec.Int(l, creation), true
+	}
+	return false, false
+}
+
+func writeTokens(w *jwriter.Writer, t Tokens) {
+	o := jsoncodec.Open(w)
+	writeCounts(o, t.Input, t.Output, t.CacheRead, t.CacheCreation)
+	o.Key("context_used").Int64(t.ContextUsed)
+	o.Key("context_window").Int64(t.ContextWindow)
+	if len(t.ByModel) > 0 {
+		jsoncodec.WriteMap(o.Key("by_model"), t.ByModel, func(w *jwriter.Writer, m ModelUsage) {
+			o := jsoncodec.Open(w)
+			writeCounts(o, m.Input, m.Output, m.CacheRead, m.CacheCreation)
+			o.Close()
+		})
+	}
+	o.Close()
+}
+
+func readTokens(l *jlexer.Lexer, t *Tokens) bool {
+	return jsoncodec.Object(l, tokensNames, func(name string, l *jlexer.Lexer) bool {
+		if ok, known := readCount(name, l, &t.Input, &t.Output, &t.CacheRead, &t.CacheCreation); known {
+			return ok
+		}
+		switch name {
+		case "context_used":
+			return jsoncodec.Int(l, &t.ContextUsed)
+		case "context_window":
+			return jsoncodec.Int(l, &t.ContextWindow)
+		default: // by_model
+			return jsoncodec.Map(l, &t.ByModel, func(l *jlexer.Lexer, m *ModelUsage) bool {
+				return jsoncodec.Object(l, usageNames[1:], func(name string, l *jlexer.Lexer) bool {
+					ok, _ := readCount(name, l, &m.Input, &m.Output, &m.CacheRead, &m.CacheCreation)
+					return ok
+				})
+			})
+		}
+	})
+}
+
+var cursorNames = []string{"path", "offset", "recent"}
+
+func writeCursor(w *jwriter.Writer, c TranscriptCursor) {
+	o := jsoncodec.Open(w)
+	optString(o, "path", c.Path)
+	if c.Offset != 0 {
+		o.Key("offset").Int64(c.Offset)
+	}
+	if len(c.Recent) > 0 {
+		jsoncodec.WriteList(o.Key("recent"), c.Recent, func(w *jwriter.Writer, u MessageUsage) {
+			o := jsoncodec.Open(w)
+			o.Key("id").String(u.ID)
+			writeCounts(o, u.Input, u.Output, u.CacheRead, u.CacheCreation)
+			o.Close()
+		})
+	}
+	o.Close()
+}
+
+func readCursor(l *jlexer.Lexer, c *TranscriptCursor) bool {
+	return jsoncodec.Object(l, cursorNames, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "path":
+			return jsoncodec.String(l, &c.Path)
+		case "offset":
+			return jsoncodec.Int(l, &c.Offset)
+		default: // recent
+			return jsoncodec.List(l, &c.Recent, func(l *jlexer.Lexer, u *MessageUsage) bool {
+				return jsoncodec.Object(l, usageNames, func(name string, l *jlexer.Lexer) bool {
+					if name == "id" {
+						return jsoncodec.String(l, &u.ID)
+					}
+					ok, _ := readCount(name, l, &u.Input, &u.Output, &u.CacheRead, &u.CacheCreation)
+					return ok
+				})
+			})
+		}
+	})
+}
+
+var headCacheNames = []string{"dir", "head", "mod_ns", "size", "branch"}
+
+func writeHeadCache(w *jwriter.Writer, h gitrepo.HeadCache) {
+	o := jsoncodec.Open(w)
+	optString(o, "dir", h.Dir)
+	optString(o, "head", h.Head)
+	if h.ModNS != 0 {
+		o.Key("mod_ns").Int64(h.ModNS)
+	}
+	if h.Size != 0 {
+		o.Key("size").Int64(h.Size)
+	}
+	optString(o, "branch", h.Branch)
+	o.Close()
+}
+
+func readHeadCache(l *jlexer.Lexer, h *gitrepo.HeadCache) bool {
+	return jsoncodec.Object(l, headCacheNames, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "dir":
+			return jsoncodec.String(l, &h.Dir)
+		case "head":
+			return jsoncodec.String(l, &h.Head)
+		case "mod_ns":
+			return jsoncodec.Int(l, &h.ModNS)
+		case "size":
+			return jsoncodec.Int(l, &h.Size)
+		default: // branch
+			return jsoncodec.String(l, &h.Branch)
+		}
+	})
+}
