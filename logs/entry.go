@@ -79,22 +79,30 @@ func CapPayload(raw []byte, limit int) (json.RawMessage, map[string]int) {
 		raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
 	}
 	var buf bytes.Buffer
-	if !json.Valid(raw) || (raw[0] != '{' && len(raw) > limit) {
-		s := string(raw)
-		var truncated map[string]int
-		if len(s) > limit {
-			s = cut(s, limit)
-			truncated = map[string]int{WholePayload: size}
+	switch {
+	case len(raw) <= limit:
+		// Compact checks the payload as it compacts it: one pass.
+		if json.Compact(&buf, raw) == nil {
+			return buf.Bytes(), nil
 		}
-		b, _ := json.Marshal(s)
-		return b, truncated
+	case raw[0] == '{' && json.Valid(raw):
+		return capMembers(raw, limit)
 	}
-	if len(raw) <= limit || raw[0] != '{' {
-		if err := json.Compact(&buf, raw); err != nil {
-			return raw, nil
-		}
-		return buf.Bytes(), nil
+	// Not JSON, or a large payload that is not an object: kept as text.
+	s := string(raw)
+	var truncated map[string]int
+	if len(s) > limit {
+		s = cut(s, limit)
+		truncated = map[string]int{WholePayload: size}
 	}
+	b, _ := json.Marshal(s)
+	return b, truncated
+}
+
+// capMembers cuts each member of the large JSON object raw whose encoding
+// is over limit (CapPayload).
+func capMembers(raw []byte, limit int) (json.RawMessage, map[string]int) {
+	var buf bytes.Buffer
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if _, err := dec.Token(); err != nil { // '{'
