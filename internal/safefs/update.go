@@ -43,14 +43,9 @@ func OpenOwn(root *os.Root, name string, flag int, perm os.FileMode, max int64) 
 		}
 		return nil, nil, err
 	}
-	fi, err := f.Stat()
+	f, fi, err := checkRegular(f, path)
 	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fi, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+		return nil, fi, err
 	}
 	if !created {
 		// The open followed a symlink if name is one: lstat says.
