@@ -38,7 +38,7 @@ func newStrategyCmd() *cobra.Command {
 		Long: `Lists every strategy of .spcstr/config.yaml in file order, disabled ones
 included: whether it is enabled, its fail_mode, whether its decisions are
 only recorded (dry-run: its own dry_run, the global dry_run or
-SPCSTR_DRY_RUN=1, or a conflict between strategies) and the hooks it uses,
+SPCSTR_DRY_RUN=1) and the hooks it uses,
 "!" marking those where it may block or deny. Problems are listed after the
 table; spcstr strategy validate explains them.
 

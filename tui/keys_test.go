@@ -325,8 +325,8 @@ func TestHeaderStrategiesFollowConfigChanges(t *testing.T) {
 		t.Fatalf("global dry_run: header %q", h)
 	}
 	write("strategies:\n  clean-state: {}\n  long-running: {}\n")
-	if h := header(); !strings.Contains(h, "strategies: conflict (not enforced)") || strings.Contains(h, "clean-state") {
-		t.Fatalf("conflict: header %q", h)
+	if h := header(); !strings.Contains(h, "strategies: clean-state, long-running") || strings.Contains(h, "conflict") {
+		t.Fatalf("two strategies blocking at Stop: header %q", h)
 	}
 	write("strategies:\n  token-budget: {enabled: false}\n")
 	if h := header(); strings.Contains(h, "strateg") {

@@ -150,10 +150,6 @@ func TestProblems(t *testing.T) {
 			f.write(filepath.Join(f.root, ".claude", "requirements.yaml"),
 				"requirements:\n  commit_plan:\n    enabled: true\n    scope: forever\n")
 		}, "requirements", Warning, `"commit_plan"`},
-		{"conflicting strategies", func(f *fixture) {
-			f.write(filepath.Join(f.root, ".spcstr", "config.yaml"),
-				"strategies:\n  clean-state:\n    require_files: [README.md]\n  long-running: {}\n")
-		}, "strategies", Error, "clean-state and long-running both block at Stop"},
 		{"unusable feedback section", func(f *fixture) {
 			f.write(filepath.Join(f.root, ".spcstr", "config.yaml"), "feedback:\n  enabled: true\n  no_such_key: 1\n")
 		}, "feedback", Error, "no_such_key"},

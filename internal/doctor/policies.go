@@ -55,9 +55,8 @@ func checkFeedback(_ context.Context, env *Env) []Finding {
 	return out
 }
 
-// checkStrategies: every configured strategy is usable, and no two enabled
-// strategies claim the same blocking hook (the recorder then records
-// without enforcing any strategy).
+// checkStrategies: every configured strategy is usable (several blocking
+// at one hook is fine: their verdicts merge).
 func checkStrategies(_ context.Context, env *Env) []Finding {
 	cfg, err := config.Load(env.Layout().ConfigPath())
 	if err != nil {
@@ -76,13 +75,8 @@ func checkStrategies(_ context.Context, env *Env) []Finding {
 	}
 	var out []Finding
 	for _, p := range problems {
-		f := Finding{Severity: Error, Message: p.Message}
-		if p.Kind == strategy.ProblemConflict {
-			f.Message = p.Message + ": until that is resolved, spcstr records every strategy's decisions without enforcing them"
-			f.Fix = fmt.Sprintf("disable one of them (enabled: false), or narrow one with `hooks:` so that only one blocks at %s", p.Hook)
-		} else {
-			f.Fix = "fix the strategies section of .spcstr/config.yaml (see the README's configuration reference)"
-		}
+		f := Finding{Severity: Error, Message: p.Message,
+			Fix: "fix the strategies section of .spcstr/config.yaml (see the README's configuration reference)"}
 		out = append(out, f)
 	}
 	return out

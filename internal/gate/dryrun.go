@@ -17,8 +17,11 @@ import (
 // anything that holds either way in a verdict of its own.
 func unenforce(v Verdict, in *Input) Verdict {
 	verb := "block"
-	if v.Decision == Deny {
+	switch v.Decision {
+	case Deny:
 		verb = "deny"
+	case Ask:
+		verb = "ask the user about"
 	}
 	what := in.Name
 	switch {
@@ -43,7 +46,7 @@ func unenforce(v Verdict, in *Input) Verdict {
 // WouldMessage is what unenforce shows the user for a dry-run deny or block
 // of verdict v on the event of in (`spcstr strategy dry-run` prints it too).
 func WouldMessage(v Verdict, in *Input) string {
-	if v.Decision != Deny && v.Decision != Block {
+	if !enforces(v.Decision) {
 		return ""
 	}
 	return unenforce(v, in).SystemMessage
@@ -55,4 +58,10 @@ func isToolEvent(name string) bool {
 		return true
 	}
 	return false
+}
+
+// enforces reports whether a decision changes what Claude Code does (a
+// dry-run verdict's is dropped).
+func enforces(decision string) bool {
+	return decision == Deny || decision == Block || decision == Ask
 }

@@ -24,6 +24,9 @@ const (
 	Allow = "allow" // the gate looked and let the action through
 	Deny  = "deny"  // PreToolUse: the tool call is refused
 	Block = "block" // Stop/SubagentStop (and other blocking events): keep going
+	// Ask is PreToolUse only: the user is asked to confirm the call.
+	// Deny wins over ask, ask over allow.
+	Ask = "ask"
 )
 
 // Verdict is one gate's answer to one event. A gate that has nothing to say
@@ -98,27 +101,35 @@ type Gate interface {
 	FailClosed() bool
 }
 
-// Merge folds verdicts into the single answer for event name:
-// every deny or block reason is kept, in order, in one message; contexts and
-// system messages are joined. Verdicts whose decision the event cannot carry
-// only contribute their messages.
+// Merge folds verdicts into the single answer for event name, the way
+// Claude Code merges several hooks and Kubernetes its validating admission
+// webhooks: the strictest decision wins (PreToolUse: deny over ask over
+// allow; every other blocking event: block over allow), and every reason
+// that decision stands on reaches Claude, in gate order (the order of the
+// verdicts). When more than one gate gives a reason, each is attributed
+// ("[strategy:quality-gate] …"). Contexts and system messages are joined.
+// Verdicts whose decision the event cannot carry only contribute their
+// messages. Nothing two gates answer is unmergeable: spcstr passes no
+// updatedInput and never answers a PreToolUse with allow (which would
+// skip Claude Code's permission prompt), so there is no conflict to
+// resolve.
 func Merge(name string, verdicts []Verdict) *hookio.Answer {
-	var denies, blocks, contexts, sysmsgs []string
+	var denies, asks, contexts, sysmsgs []verdictText
 	for _, v := range verdicts {
 		switch v.Decision {
-		case Deny:
-			denies = append(denies, v.Message)
-		case Block:
-			blocks = append(blocks, v.Message)
+		case Deny, Block:
+			denies = append(denies, verdictText{v.Source, v.Message})
+		case Ask:
+			asks = append(asks, verdictText{v.Source, v.Message})
 		}
 		if v.Context != "" {
-			contexts = append(contexts, v.Context)
+			contexts = append(contexts, verdictText{v.Source, v.Context})
 		}
 		if v.SystemMessage != "" {
-			sysmsgs = append(sysmsgs, v.SystemMessage)
+			sysmsgs = append(sysmsgs, verdictText{v.Source, v.SystemMessage})
 		}
 	}
-	a := &hookio.Answer{SystemMessage: strings.Join(sysmsgs, "\n\n")}
+	a := &hookio.Answer{SystemMessage: join(sysmsgs, false)}
 	hso := func() *hookio.HookSpecific {
 		if a.HookSpecificOutput == nil {
 			a.HookSpecificOutput = &hookio.HookSpecific{HookEventName: name}
@@ -127,22 +138,50 @@ func Merge(name string, verdicts []Verdict) *hookio.Answer {
 	}
 	switch name {
 	case hookio.PreToolUse:
-		if len(denies) > 0 || len(blocks) > 0 {
+		switch {
+		case len(denies) > 0:
 			h := hso()
 			h.PermissionDecision = hookio.PermissionDeny
-			h.PermissionDecisionReason = strings.Join(append(denies, blocks...), "\n\n")
+			h.PermissionDecisionReason = join(denies, true)
+		case len(asks) > 0:
+			h := hso()
+			h.PermissionDecision = hookio.PermissionAsk
+			h.PermissionDecisionReason = join(asks, true)
 		}
 	case hookio.Stop, hookio.SubagentStop, hookio.PostToolUse, hookio.UserPromptSubmit,
 		hookio.PostToolBatch, hookio.TaskCreated, hookio.PreCompact, hookio.ConfigChange:
-		if all := append(blocks, denies...); len(all) > 0 {
+		if len(denies) > 0 {
 			a.Decision = hookio.DecisionBlock
-			a.Reason = strings.Join(all, "\n\n")
+			a.Reason = join(denies, true)
 		}
 	}
 	if len(contexts) > 0 && acceptsContext(name) {
-		hso().AdditionalContext = strings.Join(contexts, "\n\n")
+		hso().AdditionalContext = join(contexts, false)
 	}
 	return a
+}
+
+// verdictText is one gate's text in a merged answer.
+type verdictText struct{ source, text string }
+
+// join joins texts with blank lines. With attribute, and more than one
+// gate speaking, each text is prefixed with its gate's name.
+func join(texts []verdictText, attribute bool) string {
+	if len(texts) == 0 {
+		return ""
+	}
+	sources := map[string]bool{}
+	for _, t := range texts {
+		sources[t.source] = true
+	}
+	parts := make([]string, len(texts))
+	for i, t := range texts {
+		parts[i] = t.text
+		if attribute && len(sources) > 1 && t.source != "" {
+			parts[i] = "[" + t.source + "] " + t.text
+		}
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // acceptsContext lists the events whose hookSpecificOutput may carry

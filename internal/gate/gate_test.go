@@ -23,14 +23,27 @@ func TestMerge(t *testing.T) {
 			{Source: "b", Decision: Allow, Message: "ignored"},
 			{Source: "c", Decision: Deny, Message: "D1"},
 			{Source: "d", Decision: Deny, Message: "D2"},
-		}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"D1\n\nD2\n\nB"}}`},
+		}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"[a] B\n\n[c] D1\n\n[d] D2"}}`},
+		{"deny wins over ask; ask alone asks", hookio.PreToolUse, []Verdict{
+			{Source: "a", Decision: Ask, Message: "sure?"},
+			{Source: "b", Decision: Deny, Message: "no"},
+		}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`},
+		{"ask over allow", hookio.PreToolUse, []Verdict{
+			{Source: "a", Decision: Allow},
+			{Source: "b", Decision: Ask, Message: "sure?"},
+			{Source: "c", Decision: Ask, Message: "really?"},
+		}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"[b] sure?\n\n[c] really?"}}`},
+		{"one gate's two reasons are not attributed", hookio.Stop, []Verdict{
+			{Source: "a", Decision: Block, Message: "x"}, {Source: "a", Decision: Block, Message: "y"},
+		}, `{"decision":"block","reason":"x\n\ny"}`},
+		{"ask means nothing at Stop", hookio.Stop, []Verdict{{Source: "a", Decision: Ask, Message: "m"}}, ""},
 		{"deny with context on PreToolUse", hookio.PreToolUse, []Verdict{
 			{Decision: Deny, Message: "no", Context: "ctx"},
 		}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no","additionalContext":"ctx"}}`},
 		{"Stop blocks merge into one decision", hookio.Stop, []Verdict{
 			{Source: "req", Decision: Block, Message: "tests not run"},
 			{Source: "feedback", Decision: Block, Message: "review pending"},
-		}, `{"decision":"block","reason":"tests not run\n\nreview pending"}`},
+		}, `{"decision":"block","reason":"[req] tests not run\n\n[feedback] review pending"}`},
 		{"SubagentStop block", hookio.SubagentStop, []Verdict{{Decision: Block, Message: "m"}},
 			`{"decision":"block","reason":"m"}`},
 		{"deny on Stop counts as block", hookio.Stop, []Verdict{{Decision: Deny, Message: "m"}},

@@ -18,8 +18,7 @@ type Listed struct {
 	FailMode    string `json:"fail_mode"`
 	// DryRun says whether and why its decisions are not enforced: "" (they
 	// are), "strategy" (its own dry_run), "global" (dry_run at the top of
-	// config.yaml, or SPCSTR_DRY_RUN=1) or "conflict" (two enabled
-	// strategies block at one hook).
+	// config.yaml, or SPCSTR_DRY_RUN=1).
 	DryRun string `json:"dry_run,omitempty"`
 	// Hooks are the hooks it uses; blocking ones end in "!".
 	Hooks []string `json:"hooks"`
@@ -32,10 +31,6 @@ type Listed struct {
 func List(cfg *config.Config, getenv func(string) string) ([]Listed, []Problem) {
 	loaded, problems := Load(cfg)
 	global := cfg != nil && cfg.DryRun || getenv != nil && getenv("SPCSTR_DRY_RUN") == "1"
-	conflict := false
-	for _, p := range problems {
-		conflict = conflict || p.Kind == ProblemConflict
-	}
 	out := make([]Listed, 0, len(loaded))
 	for _, l := range loaded {
 		e := Listed{Name: l.Name, Description: l.Description, Enabled: l.Enabled, FailMode: l.FailMode, Hooks: []string{}}
@@ -44,8 +39,6 @@ func List(cfg *config.Config, getenv func(string) string) ([]Listed, []Problem) 
 			e.DryRun = "strategy"
 		case global:
 			e.DryRun = "global"
-		case conflict && l.Enabled:
-			e.DryRun = "conflict"
 		}
 		for _, h := range l.Hooks {
 			s := h.String()

@@ -2,10 +2,10 @@
 // token-budget, clean-state, long-running, output-location, agent-first,
 // quality-gate, iteration-limit, escalation-advisor, session-reminder,
 // notify and precompact-context; their `strategies:` section of .spcstr/config.yaml
-// (options, fail_mode, dry_run, hooks), the hooks each declares, the
-// detection of two strategies that block at the same hook (a
-// configuration error), and the gates through which the recorder runs
-// them. Strategies keep their per-session state in
+// (options, fail_mode, dry_run, hooks), the hooks each declares, and the
+// gates through which the recorder runs them. Several strategies that
+// block at the same hook are no conflict: internal/gate merges their
+// verdicts (the strictest wins, every reason is kept). Strategies keep their per-session state in
 // .spcstr/sessions/<id>/strategies.json, one namespace per strategy.
 package strategy
 
@@ -50,8 +50,8 @@ type Common struct {
 	// DryRun logs the strategy's decisions (dry_run: true in
 	// decisions.json) without enforcing them.
 	DryRun bool `yaml:"dry_run"`
-	// Hooks narrows the hooks the strategy uses to those listed (e.g. to
-	// resolve a conflict). Each must be one the strategy declares.
+	// Hooks narrows the hooks the strategy uses to those listed. Each
+	// must be one the strategy declares.
 	Hooks []string `yaml:"hooks"`
 }
 
@@ -174,10 +174,11 @@ type Loaded struct {
 
 // Problem is something wrong with the strategies configuration.
 type Problem struct {
-	// Kind is "config" (a section that cannot be used) or "conflict"
-	// (two strategies block at the same hook).
+	// Kind is "config" (a section that cannot be used). ProblemConflict
+	// is reserved for gates whose answers could not be merged; none exist
+	// (gate.Merge merges every verdict), so Load never reports one.
 	Kind string
-	// Strategies names the strategies involved (two for a conflict).
+	// Strategies names the strategies involved.
 	Strategies []string
 	// Hook is the contested hook of a conflict.
 	Hook    string
@@ -195,9 +196,8 @@ func (p Problem) Error() string { return p.Message }
 // Load reads the `strategies:` section of cfg. It returns the strategies in
 // the order the file lists them (disabled ones included, with Enabled
 // false) and every problem: an unknown strategy, options that do not
-// decode, a bad fail_mode or hook, and conflicts between enabled
-// strategies. A strategy with a config problem is left out; the others
-// load.
+// decode, a bad fail_mode or hook. A strategy with a config problem is
+// left out; the others load.
 func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 	if cfg == nil || len(cfg.Raw) == 0 {
 		return nil, nil
@@ -255,53 +255,12 @@ func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 		l.Hooks = hooks
 		out = append(out, l)
 	}
-	problems = append(problems, Conflicts(out)...)
 	return out, problems
-}
-
-// Conflicts finds every pair of enabled strategies that both may block or
-// deny at the same hook (a catch-all tool hook overlaps every tool of its
-// event). Only blocking hooks count: non-blocking answers (context,
-// warnings) merge without surprises.
-func Conflicts(list []*Loaded) []Problem {
-	var out []Problem
-	for i, a := range list {
-		if !a.Enabled {
-			continue
-		}
-		for _, b := range list[i+1:] {
-			if !b.Enabled {
-				continue
-			}
-			for _, ha := range a.Hooks {
-				if !ha.Blocks {
-					continue
-				}
-				hit := ""
-				for _, hb := range b.Hooks {
-					if hb.Blocks && ha.Overlaps(hb) {
-						hit = ha.String()
-						if ha.Tool == "*" || ha.Tool == "" {
-							hit = hb.String()
-						}
-						break
-					}
-				}
-				if hit == "" {
-					continue
-				}
-				out = append(out, Problem{Kind: ProblemConflict, Strategies: []string{a.Name, b.Name}, Hook: hit,
-					Message: fmt.Sprintf("strategies %s and %s both block at %s", a.Name, b.Name, hit)})
-				break
-			}
-		}
-	}
-	return out
 }
 
 // Validate reports what is wrong with the strategies configuration, for
 // `spcstr doctor` (which exits non-zero when there is anything): config
-// errors and conflicts, each naming the strategies involved.
+// errors, each naming the strategies involved.
 func Validate(cfg *config.Config) []Problem {
 	list, problems := Load(cfg)
 	if cfg == nil || cfg.Path == "" {
@@ -350,19 +309,13 @@ func Active(cfg *config.Config) []Info {
 }
 
 // Gates returns one gate per enabled strategy (its own name, fail_mode and
-// dry_run), plus a notice gate when the configuration has problems. With
-// a conflict, every strategy records its decisions without enforcing them,
-// and the notice tells the user once per session.
+// dry_run), plus a notice gate when the configuration has problems, which
+// tells the user once per session. Every enabled strategy is enforced
+// beside the others, whichever hooks they share.
 func Gates(setup gate.Setup) []gate.Gate {
 	list, problems := Load(setup.Config)
 	if len(list) == 0 && len(problems) == 0 {
 		return nil
-	}
-	conflicted := false
-	for _, p := range problems {
-		if p.Kind == ProblemConflict {
-			conflicted = true
-		}
 	}
 	var gates []gate.Gate
 	if len(problems) > 0 {
@@ -370,7 +323,7 @@ func Gates(setup gate.Setup) []gate.Gate {
 	}
 	for _, l := range list {
 		if l.Enabled {
-			gates = append(gates, &strategyGate{l: l, unenforced: conflicted})
+			gates = append(gates, &strategyGate{l: l})
 		}
 	}
 	return gates
@@ -381,16 +334,15 @@ func Source(name string) string { return "strategy:" + name }
 
 // strategyGate runs one strategy for the recorder.
 type strategyGate struct {
-	l          *Loaded
-	unenforced bool // a conflict: record, don't enforce
+	l *Loaded
 }
 
 func (g *strategyGate) Name() string { return Source(g.l.Name) }
 
 // FailClosed is true only for an enforced strategy with fail_mode closed:
-// a dry-run or conflicted strategy never blocks, not even when it fails.
+// a dry-run strategy never blocks, not even when it fails.
 func (g *strategyGate) FailClosed() bool {
-	return g.l.FailMode == FailClosed && !g.l.DryRun && !g.unenforced
+	return g.l.FailMode == FailClosed && !g.l.DryRun
 }
 
 func (g *strategyGate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, error) {
@@ -411,7 +363,7 @@ func (g *strategyGate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Ver
 	vs, err := g.l.strategy.Evaluate(ctx, in)
 	for i := range vs {
 		vs[i].Source = g.Name()
-		if g.l.DryRun || g.unenforced {
+		if g.l.DryRun {
 			vs[i].DryRun = true
 		}
 	}
@@ -433,17 +385,12 @@ func (g *strategyGate) Advise(ctx context.Context, in *gate.Input, escalated []g
 	vs, err := a.Advise(ctx, in, escalated)
 	for i := range vs {
 		vs[i].Source = g.Name()
-		if g.l.DryRun || g.unenforced {
+		if g.l.DryRun {
 			vs[i].DryRun = true
 		}
 	}
 	return vs, err
 }
-
-// ConflictConsequence says what a conflict does and how to resolve it; a
-// report says it once, not once per conflicting pair.
-const ConflictConsequence = "Until every conflict is resolved, the strategies record their decisions without enforcing them. " +
-	"Resolve one by disabling a strategy (enabled: false) or narrowing its hooks (`hooks:`) so that only one blocks there."
 
 // notice tells the user, once per session, that the strategies
 // configuration has problems.
@@ -455,14 +402,9 @@ func (n notice) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, err
 	if !showsSystemMessage(in.Name) || !in.Session.Note("strategies:config-problem") {
 		return nil, nil
 	}
-	msgs := make([]string, 0, len(n.problems)+1)
-	conflict := false
+	msgs := make([]string, 0, len(n.problems))
 	for _, p := range n.problems {
 		msgs = append(msgs, "- "+p.Message)
-		conflict = conflict || p.Kind == ProblemConflict
-	}
-	if conflict { // said once, however many pairs conflict
-		msgs = append(msgs, ConflictConsequence)
 	}
 	return []gate.Verdict{{Source: "strategies",
 		SystemMessage: "spcstr: the strategies in .spcstr/config.yaml have problems (run `spcstr doctor`):\n" + strings.Join(msgs, "\n")}}, nil
