@@ -109,6 +109,8 @@ type run struct {
 	// printed on stdout; flush is the log's fsync, flushed closed once
 	// it is done.
 	logged  bool
+	// dirsErr is set when .spcstr/logs could not be made ready.
+	dirsErr error
 	out     []byte
 	flush   *logs.Flush
 	flushed chan struct{}
@@ -141,10 +143,13 @@ func (r *run) handle(ctx context.Context) {
 	}
 	r.layout = state.Layout{Root: state.FindRoot(r.opt.Getenv("CLAUDE_PROJECT_DIR"), cwd)}
 	if err := prepareDirs(r.layout, r.opt.Getenv("SPCSTR_AUTO_INIT") == "1"); err != nil {
-		if err != errNotProject {
-			r.fail("%v", err)
+		if err == errNotProject {
+			return
 		}
-		return
+		// .spcstr/ exists but is unusable: the gates still answer
+		// (their fail modes decide), from what can be read.
+		r.fail("%v", err)
+		r.dirsErr = err
 	}
 	cfg, err := config.Load(r.layout.ConfigPath())
 	if err != nil {
@@ -247,7 +252,13 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 	)
 	ap := &applier{ev: ev, name: r.name, now: r.now, root: r.layout.Root}
 	opt := state.UpdateOptions{Keep: r.cfg.State.Keep, Lazy: state.AllSections &^ sectionsFor(r.name, ev)}
+	if r.dirsErr != nil {
+		answer, records = r.runGates(ctx, &state.Session{SessionID: ev.SessionID}, r.dirsErr)
+		return answer, records, false
+	}
+	ran := false
 	_, err := r.layout.Update(ctx, ev.SessionID, r.now, opt, func(s *state.Session, fresh bool) error {
+		ran = true
 		created = fresh
 		if b := gitrepo.CachedBranch(r.layout.Root, &s.GitHead); b != "" {
 			s.Branch = b
@@ -266,7 +277,7 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 		}
 		s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, r.cfg.ContextWindow)
-		answer, records = r.runGates(ctx, s)
+		answer, records = r.runGates(ctx, s, nil)
 		// The event goes into its log before state.json is written:
 		// the log is the durable record (a hook killed in between
 		// leaves a state that spcstr rebuild brings up to date), and
@@ -276,26 +287,35 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 	})
 	if err != nil {
 		r.fail("update state of session %s: %v", ev.SessionID, err)
+		if !ran {
+			// The lock not taken in time, the session's folder unusable:
+			// no gate could read its state, so each that answers this
+			// event fails as its fail_mode says (never silently).
+			answer, records = r.runGates(ctx, &state.Session{SessionID: ev.SessionID}, err)
+		}
 	}
 	return answer, records, created
 }
 
 // runGates asks gate for the one answer to the event, then applies what
-// that answer means for the session's state.
-func (r *run) runGates(ctx context.Context, s *state.Session) (*hookio.Answer, []gate.Record) {
+// that answer means for the session's state. unavailable is why the
+// session's state could not be had (s is then a stand-in): the gates fail
+// with it as their fail modes say.
+func (r *run) runGates(ctx context.Context, s *state.Session, unavailable error) (*hookio.Answer, []gate.Record) {
 	gates := r.opt.Gates(gate.Setup{Layout: r.layout, Config: r.cfg, Getenv: r.opt.Getenv})
 	if len(gates) == 0 {
 		return &hookio.Answer{}, nil
 	}
-	if readsHistory(gates) {
+	if unavailable == nil && readsHistory(gates) {
 		if err := s.Decode(state.AllSections); err != nil {
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 		}
 	}
 	// SPCSTR_REPLAY=1: an event played back by spcstr replay or the demo.
 	replayed := r.opt.Getenv("SPCSTR_REPLAY") == "1"
-	in := &gate.Input{Event: r.ev, Name: r.name, Session: s, Layout: r.layout, Now: r.now, Getenv: r.opt.Getenv, Observe: r.obs, Replay: replayed}
-	res := gate.Run(ctx, gates, in, gate.Policy{DryRun: r.cfg.DryRun, Clock: r.opt.Now})
+	in := &gate.Input{Event: r.ev, Name: r.name, Session: s, Layout: r.layout, Now: r.now, Getenv: r.opt.Getenv, Observe: r.obs,
+		Replay: replayed, Unavailable: unavailable}
+	res := gate.Run(ctx, gates, in, gate.Policy{DryRun: r.cfg.DryRun, Clock: r.opt.Now, StopBlockLimit: r.cfg.StopBlockLimit})
 	for _, msg := range res.Failures {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s\n", msg)
 	}

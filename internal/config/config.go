@@ -25,6 +25,11 @@ type Config struct {
 	// DryRun makes every gate log what it would decide and enforce nothing
 	// (same as SPCSTR_DRY_RUN=1).
 	DryRun bool `yaml:"dry_run"`
+	// StopBlockLimit is how many Stops in a row any gate may block
+	// without progress before the next one goes through (0: the default,
+	// gate.DefaultStopBlockLimit). Strategies, feedback and requirements
+	// may set their own.
+	StopBlockLimit int `yaml:"stop_block_limit"`
 	// State bounds each session's state.json.
 	State State `yaml:"state"`
 	// Observability configures each session's observability.jsonl.

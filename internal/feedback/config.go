@@ -13,6 +13,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
@@ -21,6 +22,11 @@ type Config struct {
 	// Enabled turns the loop on. Off by default: otherwise every user would
 	// be blocked after any edit (docs/feedback-and-strategies.md).
 	Enabled bool `yaml:"enabled"`
+	// FailMode is what the loop's failure to decide does at Stop: "open"
+	// (the default: allowed, and the user told) or "closed" (blocked).
+	FailMode string `yaml:"fail_mode"`
+	// StopBlockLimit overrides the global stop_block_limit for the loop.
+	StopBlockLimit int `yaml:"stop_block_limit"`
 	// TestLead names the test-planning agent of every domain that does not
 	// set its own (default "test-lead").
 	TestLead Names `yaml:"test_lead"`
@@ -152,6 +158,12 @@ func LoadConfig(cfg *config.Config) (*Config, error) {
 }
 
 func (c *Config) normalize() error {
+	if c.FailMode != "" && c.FailMode != gate.FailOpen && c.FailMode != gate.FailClosed {
+		return fmt.Errorf("fail_mode %q: want open or closed", c.FailMode)
+	}
+	if c.StopBlockLimit < 0 {
+		return fmt.Errorf("stop_block_limit %d: want a positive number", c.StopBlockLimit)
+	}
 	if len(c.TestLead) == 0 {
 		c.TestLead = Names{DefaultTestLead}
 	}

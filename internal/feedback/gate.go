@@ -31,7 +31,9 @@ const Source = "feedback"
 func Gates(setup gate.Setup) []gate.Gate {
 	c, err := LoadConfig(setup.Config)
 	if err != nil {
-		return []gate.Gate{configProblem{err: err}}
+		// The section does not decode; its fail_mode may still be read.
+		mode, _ := gate.ReadFailMode(setup.Config, "feedback")
+		return []gate.Gate{configProblem{err: err, closed: mode == gate.FailClosed}}
 	}
 	if !c.Enabled {
 		return nil
@@ -50,8 +52,14 @@ func New(c *Config) *Gate { return &Gate{cfg: c} }
 // Name implements gate.Gate.
 func (g *Gate) Name() string { return Source }
 
-// FailClosed implements gate.Gate: a broken loop never blocks.
-func (g *Gate) FailClosed() bool { return false }
+// FailClosed implements gate.Gate: fail_mode closed (default open).
+func (g *Gate) FailClosed() bool { return g.cfg.FailMode == gate.FailClosed }
+
+// StopBlockLimit implements gate.StopLimiter.
+func (g *Gate) StopBlockLimit() int { return g.cfg.StopBlockLimit }
+
+// Declares implements gate.Declarer: the loop decides (may block) at Stop.
+func (g *Gate) Declares(in *gate.Input) bool { return in.Name == hookio.Stop }
 
 // Evaluate implements gate.Gate. It reads and writes feedback-loop.json
 // only for events that concern the loop: a change to a tracked file, a
@@ -426,12 +434,21 @@ func (g *Gate) waiting(s *state.Session, l *Loop, pending []string) map[string]s
 }
 
 // configProblem is the gate of an invalid feedback configuration: it tells
-// the user once per session and enforces nothing.
-type configProblem struct{ err error }
+// the user once per session and enforces nothing, unless the section asks
+// for fail_mode closed: then the loop could not decide, and every Stop is
+// blocked until the configuration is fixed.
+type configProblem struct {
+	err    error
+	closed bool
+}
 
-func (c configProblem) Name() string     { return Source }
-func (c configProblem) FailClosed() bool { return false }
+func (c configProblem) Name() string                 { return Source }
+func (c configProblem) FailClosed() bool             { return c.closed }
+func (c configProblem) Declares(in *gate.Input) bool { return c.closed && in.Name == hookio.Stop }
 func (c configProblem) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, error) {
+	if c.closed && in.Name == hookio.Stop {
+		return nil, fmt.Errorf("the feedback configuration is invalid: %w", c.err)
+	}
 	if !showsSystemMessage(in.Name) || !in.Session.Note("feedback:config-error") {
 		return nil, nil
 	}

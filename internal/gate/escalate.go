@@ -7,18 +7,48 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-// maxStopBlocks is how many Stops in a row a gate may block without
-// progress before the next one is let through.
-const maxStopBlocks = 3
+// DefaultStopBlockLimit is how many Stops in a row a gate may block
+// without progress (no tool call in between) before the next one is let
+// through, unless stop_block_limit says otherwise. Three: a Stop blocked
+// without any tool call after it means Claude read the reason and did
+// nothing, and three readings match the feedback loop's own
+// max_consecutive_*_failures (3); it stays well under Claude Code's own
+// cap (8 blocks, CLAUDE_CODE_STOP_HOOK_BLOCK_CAP), so spcstr, which can
+// say which gate gave way and why, decides before Claude Code silently
+// does.
+const DefaultStopBlockLimit = 3
+
+// ClaudeCodeStopBlockCap is Claude Code's own cap on blocked Stops in a
+// row (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP): a stop_block_limit above it never
+// takes effect unless that variable is raised.
+const ClaudeCodeStopBlockCap = 8
+
+// StopLimiter is a gate with its own stop_block_limit (0: the global one).
+type StopLimiter interface {
+	StopBlockLimit() int
+}
+
+// stopLimit is the stop_block_limit of gate g under policy p.
+func stopLimit(g Gate, p Policy) int {
+	if l, ok := g.(StopLimiter); ok && l.StopBlockLimit() > 0 {
+		return l.StopBlockLimit()
+	}
+	if p.StopBlockLimit > 0 {
+		return p.StopBlockLimit
+	}
+	return DefaultStopBlockLimit
+}
 
 // escalate is the Stop escalation: it lets a Stop (or SubagentStop)
 // through, with a message saying what is unmet, once the gate named source
-// has blocked maxStopBlocks of them in a row without any tool call in
-// between, so that a gate that cannot be satisfied never traps Claude.
+// has blocked limit of them in a row without any tool call in between, so
+// that a gate that cannot be satisfied never traps Claude. The block that
+// gives way is recorded with decision Escalated, and the user is told which
+// gate gave way and why.
 // Progress, or a Stop the gate allows, resets the count, which lives in
 // s.Gates["<source>/<event>"]. A dry-run block is not enforced, so it is
 // not counted.
-func escalate(s *state.Session, event, source string, verdicts []Verdict) []Verdict {
+func escalate(s *state.Session, event, source string, verdicts []Verdict, limit int) []Verdict {
 	if event != hookio.Stop && event != hookio.SubagentStop {
 		return verdicts
 	}
@@ -43,15 +73,15 @@ func escalate(s *state.Session, event, source string, verdicts []Verdict) []Verd
 	if tools > gs.ToolsAtBlock {
 		gs.StopBlocks = 0
 	}
-	if gs.StopBlocks >= maxStopBlocks {
+	if gs.StopBlocks >= limit {
 		out := make([]Verdict, 0, len(verdicts))
 		for _, v := range verdicts {
 			if v.Decision == Block && !v.DryRun {
-				v.Decision = Allow
+				v.Decision = Escalated
 				v.Escalated = true
 				v.Reason = "escalated:" + v.Reason
-				v.SystemMessage = fmt.Sprintf("spcstr: %s blocked %d stops in a row without progress, so this stop is allowed. Still unmet:\n%s",
-					source, maxStopBlocks, v.Message)
+				v.SystemMessage = fmt.Sprintf("spcstr: %s gave way: it blocked %d stops in a row without progress (its stop_block_limit), so this stop is allowed. Still unmet:\n%s",
+					source, limit, v.Message)
 			}
 			out = append(out, v)
 		}

@@ -24,6 +24,9 @@ const (
 	Allow = "allow" // the gate looked and let the action through
 	Deny  = "deny"  // PreToolUse: the tool call is refused
 	Block = "block" // Stop/SubagentStop (and other blocking events): keep going
+	// Escalated is the recorded decision of a block that gave way to the
+	// stop cap (escalate.go): the Stop went through.
+	Escalated = "escalated"
 	// Ask is PreToolUse only: the user is asked to confirm the call.
 	// Deny wins over ask, ask over allow.
 	Ask = "ask"
@@ -54,8 +57,9 @@ type Verdict struct {
 	// to every verdict without it.
 	DryRun bool
 	// Escalated marks a block Run let through because the gate had already
-	// blocked three Stops in a row without progress (escalate.go). Run sets
-	// it; gates leave it alone.
+	// blocked its stop_block_limit of Stops in a row without progress
+	// (escalate.go); its Decision is then Escalated. Run sets it; gates
+	// leave it alone.
 	Escalated bool
 }
 
@@ -75,6 +79,13 @@ type Input struct {
 	// reports every decision and failure into it; gates emit their custom
 	// events through it (observe.Request.Emit).
 	Observe *observe.Request
+	// Unavailable is set when the session's state could not be locked or
+	// read (the lock not taken in time, an unusable sessions folder, a
+	// read-only .spcstr): no gate is evaluated, and every gate that
+	// declares the event (Declarer) fails with this error, which its
+	// fail_mode turns into a deny/block or a reported allow. Session is
+	// then a stand-in that nothing persists.
+	Unavailable error
 	// Replay marks an event replayed by `spcstr strategy dry-run`, or by
 	// `spcstr replay` and the demo (the hook sees SPCSTR_REPLAY=1), not
 	// sent by Claude Code: a gate acts on nothing outside the process (no
@@ -224,4 +235,18 @@ type Record struct {
 	DurationMS    float64 `json:"duration_ms"`
 	DryRun        bool    `json:"dry_run"`
 	Error         string  `json:"error,omitempty"`
+	// Enforcement says what became of the decision: "enforced", "dry-run",
+	// "failed-open" (the gate could not decide and let the action
+	// through), "failed-closed" (it could not decide and denied or
+	// blocked) or "gave-way" (a block the stop cap let through).
+	Enforcement string `json:"enforcement,omitempty"`
 }
+
+// Enforcement values of a Record.
+const (
+	Enforced     = "enforced"
+	DryRunned    = "dry-run"
+	FailedOpen   = "failed-open"
+	FailedClosed = "failed-closed"
+	GaveWay      = "gave-way"
+)

@@ -22,6 +22,11 @@ type Policy struct {
 	// injected clock: mixing it with the wall clock gives nonsense
 	// durations under a fixed clock (tests, replays).
 	Clock func() time.Time
+	// StopBlockLimit is config.yaml's stop_block_limit: how many Stops in
+	// a row a gate may block without progress before the next one goes
+	// through (0: DefaultStopBlockLimit). A gate's own limit (StopLimiter)
+	// wins.
+	StopBlockLimit int
 }
 
 // Result is what Run decided for one event.
@@ -67,18 +72,40 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 	obs := in.Observe
 	for _, g := range gates {
 		t0 := clock()
-		verdicts, err := evaluate(ctx, g, in)
+		var (
+			verdicts []Verdict
+			err      error
+		)
+		if in.Unavailable != nil {
+			if !declares(g, in) {
+				continue
+			}
+			err = fmt.Errorf("session state unavailable: %w", in.Unavailable)
+		} else {
+			verdicts, err = evaluate(ctx, g, in)
+		}
 		took := clock().Sub(t0)
 		dur := float64(took.Microseconds()) / 1000
 		obs.GateTime(g.Name(), took)
+		if err != nil && isSideWrite(err) {
+			// The gate decided; only a write after it failed. Reported,
+			// never a verdict of its own.
+			msg := fmt.Sprintf("%s: %v", g.Name(), err)
+			s.Errors = append(s.Errors, state.Error{Timestamp: in.Now, Type: state.ErrorSpcstr, Message: msg})
+			failures = append(failures, msg)
+			reportError(obs, g.Name(), err)
+			err = nil
+		}
 		if err != nil {
 			msg := fmt.Sprintf("%s failed: %v", g.Name(), err)
 			s.Errors = append(s.Errors, state.Error{Timestamp: in.Now, Type: state.ErrorSpcstr, Message: msg})
 			failures = append(failures, msg)
 			reportError(obs, g.Name(), err)
-			closed, rec := failed(g, in.Name, err)
-			if closed != nil {
-				verdicts = closed
+			vs, rec := failed(g, in.Name, err)
+			if rec.Decision == Allow {
+				verdicts = append(verdicts, vs...) // fail open: what the gate said still counts
+			} else {
+				verdicts = vs
 			}
 			rec.DurationMS = dur
 			records = append(records, rec)
@@ -88,7 +115,7 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 				verdicts[i].DryRun = true
 			}
 		}
-		verdicts = escalate(s, in.Name, g.Name(), verdicts)
+		verdicts = escalate(s, in.Name, g.Name(), verdicts, stopLimit(g, p))
 		for i, v := range verdicts {
 			if v.Source == "" {
 				v.Source = g.Name() // a verdict speaks for its gate unless it names a strategy
@@ -103,7 +130,14 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 		all = append(all, verdicts...)
 	}
 	// Escalations go to the advisors (the escalation-advisor strategy).
-	advice, adviceRecs, adviceFailures := Advise(ctx, gates, in, all, clock)
+	var (
+		advice         []Verdict
+		adviceRecs     []Record
+		adviceFailures []string
+	)
+	if in.Unavailable == nil {
+		advice, adviceRecs, adviceFailures = Advise(ctx, gates, in, all, clock)
+	}
 	for _, msg := range adviceFailures {
 		s.Errors = append(s.Errors, state.Error{Timestamp: in.Now, Type: state.ErrorSpcstr, Message: msg})
 		failures = append(failures, msg)
@@ -247,22 +281,31 @@ func transcriptContext(in *Input) map[string]any {
 	return map[string]any{"transcript": t}
 }
 
-// failed decides what a gate's failure on event name does: nothing (fail
-// open: an allow record; whatever verdicts the gate returned with its error
-// still count) or, when the gate's fail_mode is closed and the event can be
-// blocked, a deny (PreToolUse) or block verdict that replaces them.
+// failed decides what a gate's failure on event name does. When the gate's
+// fail_mode is closed and the event can be blocked: a deny (PreToolUse) or
+// block verdict saying the gate could not decide, which replaces whatever
+// the gate returned. Otherwise (fail open): an allow record and a system
+// message telling the user, every time, that the gate could not decide
+// and the action went through; the gate's own verdicts still count.
+// Either way the record's reason is ReasonGateError.
 func failed(g Gate, name string, err error) ([]Verdict, Record) {
-	rec := Record{Source: g.Name(), Decision: Allow, Reason: "gate error, failing open", Error: err.Error()}
+	rec := Record{Source: g.Name(), Decision: Allow, Reason: ReasonGateError, Error: err.Error()}
 	if !g.FailClosed() || !CanBlock(name) {
-		return nil, rec
+		why := "its fail_mode is open, so this is allowed"
+		if g.FailClosed() {
+			why = "its fail_mode is closed, but " + name + " cannot be blocked"
+		}
+		msg := fmt.Sprintf("spcstr: %s could not decide (%v); %s (run `spcstr doctor`).", g.Name(), err, why)
+		rec.SystemMessage = observe.Cut(msg, recordText)
+		return []Verdict{{Source: g.Name(), SystemMessage: msg}}, rec
 	}
 	dec := Block
 	if name == hookio.PreToolUse {
 		dec = Deny
 	}
-	v := Verdict{Source: g.Name(), Decision: dec, Reason: "gate error, fail_mode closed",
+	v := Verdict{Source: g.Name(), Decision: dec, Reason: ReasonGateError,
 		Message: fmt.Sprintf("spcstr: %s could not decide (%v) and its fail_mode is closed.", g.Name(), err)}
-	rec.Decision, rec.Reason = dec, v.Reason
+	rec.Decision, rec.Message = dec, v.Message
 	return []Verdict{v}, rec
 }
 
@@ -272,8 +315,24 @@ func stamp(records []Record, reqID, session string, now time.Time, hook string, 
 		records[i].RequestID, records[i].SessionID, records[i].Timestamp = reqID, session, now
 		records[i].Hook = hook
 		records[i].DryRun = records[i].DryRun || dry
+		records[i].Enforcement = enforcement(records[i])
 		if records[i].Source == "" {
 			records[i].Source = "unknown"
 		}
 	}
+}
+
+// enforcement says what became of a record's decision (Record.Enforcement).
+func enforcement(r Record) string {
+	switch {
+	case r.Decision == Escalated:
+		return GaveWay
+	case r.DryRun:
+		return DryRunned
+	case r.Reason == ReasonGateError && r.Decision == Allow:
+		return FailedOpen
+	case r.Reason == ReasonGateError:
+		return FailedClosed
+	}
+	return Enforced
 }

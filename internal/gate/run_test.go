@@ -60,14 +60,23 @@ func TestRun(t *testing.T) {
 		{"a verdict may name its strategy", hookio.PreToolUse,
 			[]Gate{fake{name: "strategies", verdicts: []Verdict{{Source: "strategy:x", Decision: Allow}}}}, Policy{}, nil,
 			"", "strategy:x:allow", 0, 0},
-		{"error fails open", hookio.PreToolUse,
+		{"error fails open, never silently", hookio.PreToolUse,
 			[]Gate{fake{name: "a", err: fail}}, Policy{}, nil,
-			"", "a:allow", 1, 1},
+			`{"systemMessage":"spcstr: a could not decide (broken); its fail_mode is open, so this is allowed (run ` + "`spcstr doctor`" + `)."}`, "a:allow", 1, 1},
 		{"fail-open keeps the verdicts returned with the error", hookio.PreToolUse,
 			[]Gate{fake{name: "a", err: fail, verdicts: []Verdict{{Context: "ctx"}}}}, Policy{}, nil,
-			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"ctx"}}`, "a:allow", 1, 1},
+			`{"systemMessage":"spcstr: a could not decide (broken); its fail_mode is open, so this is allowed (run ` + "`spcstr doctor`" + `).","hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"ctx"}}`, "a:allow", 1, 1},
 		{"panic fails open", hookio.Stop,
 			[]Gate{fake{name: "a", panics: true}}, Policy{}, nil,
+			`{"systemMessage":"spcstr: a could not decide (panic: boom); its fail_mode is open, so this is allowed (run ` + "`spcstr doctor`" + `)."}`, "a:allow", 1, 1},
+		{"panic fails closed", hookio.Stop,
+			[]Gate{fake{name: "a", panics: true, closed: true}}, Policy{}, nil,
+			`{"decision":"block","reason":"spcstr: a could not decide (panic: boom) and its fail_mode is closed."}`, "a:block", 1, 1},
+		{"a side write's failure keeps the verdict", hookio.PreToolUse,
+			[]Gate{fake{name: "a", closed: true, err: SideWrite(fail), verdicts: []Verdict{{Decision: Deny, Message: "no"}}}}, Policy{}, nil,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`, "a:deny", 1, 1},
+		{"a side write's failure does not deny an allow", hookio.PreToolUse,
+			[]Gate{fake{name: "a", closed: true, err: SideWrite(fail), verdicts: []Verdict{{Decision: Allow}}}}, Policy{}, nil,
 			"", "a:allow", 1, 1},
 		{"fail_mode closed denies PreToolUse", hookio.PreToolUse,
 			[]Gate{fake{name: "a", err: fail, closed: true}}, Policy{}, nil,
@@ -79,7 +88,7 @@ func TestRun(t *testing.T) {
 			"a:block", 1, 1},
 		{"fail_mode closed cannot block SessionStart", hookio.SessionStart,
 			[]Gate{fake{name: "a", err: fail, closed: true}}, Policy{}, nil,
-			"", "a:allow", 1, 1},
+			`{"systemMessage":"spcstr: a could not decide (broken); its fail_mode is closed, but SessionStart cannot be blocked (run ` + "`spcstr doctor`" + `)."}`, "a:allow", 1, 1},
 		{"config dry-run records, does not enforce", hookio.PreToolUse,
 			[]Gate{fake{name: "a", verdicts: []Verdict{{Decision: Deny, Message: "no", SystemMessage: "warn"}}}}, Policy{DryRun: true}, nil,
 			`{"systemMessage":"spcstr dry run: a would deny PreToolUse; not enforced"}`, "a:deny:dry", 0, 0},
@@ -127,16 +136,17 @@ func TestRunEscalatesStops(t *testing.T) {
 		in.Session = s
 		return Run(context.Background(), []Gate{blocker}, in, Policy{})
 	}
-	for i := 1; i <= maxStopBlocks; i++ {
+	for i := 1; i <= DefaultStopBlockLimit; i++ {
 		if res := stop(); res.Answer.Decision != hookio.DecisionBlock {
 			t.Fatalf("stop %d: not blocked: %+v", i, res.Answer)
 		}
 	}
 	res := stop()
 	if res.Answer.Decision != "" || !strings.Contains(res.Answer.SystemMessage, "Still unmet:\nrun the tests") {
-		t.Fatalf("stop %d: not escalated: %+v", maxStopBlocks+1, res.Answer)
+		t.Fatalf("stop %d: not escalated: %+v", DefaultStopBlockLimit+1, res.Answer)
 	}
-	if r := res.Records[0]; r.Decision != Allow || r.Reason != "escalated:unmet" {
+	if r := res.Records[0]; r.Decision != Escalated || r.Reason != "escalated:unmet" || r.Enforcement != GaveWay ||
+		!strings.Contains(r.SystemMessage, "req gave way") {
 		t.Fatalf("escalation record: %+v", r)
 	}
 	// Progress (a tool call) resets the count.

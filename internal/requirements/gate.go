@@ -2,6 +2,7 @@ package requirements
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"strings"
@@ -19,21 +20,61 @@ type Gate struct {
 	root   string
 	getenv func(string) string
 	active bool
+	closed bool // fail_mode closed (config.yaml's requirements.fail_mode)
 }
 
 // NewGate returns the requirements gate for a project. Without
 // .claude/requirements.yaml or .claude/requirements.local.yaml the gate is
-// inert and the check cost two stats.
+// inert and the check cost two stats. Its fail_mode is `requirements:
+// {fail_mode: closed}` in .spcstr/config.yaml (default open, the
+// framework's design); a value that is neither counts as closed.
 func NewGate(setup gate.Setup) gate.Gate {
-	return &Gate{root: setup.Layout.Root, getenv: setup.Getenv, active: Configured(setup.Layout.Root)}
+	mode, err := gate.ReadFailMode(setup.Config, "requirements")
+	return &Gate{root: setup.Layout.Root, getenv: setup.Getenv, active: Configured(setup.Layout.Root),
+		closed: mode == gate.FailClosed || err != nil}
+}
+
+// Declares implements gate.Declarer: a PreToolUse some enabled requirement
+// triggers on (or that cannot be told), and a verified Stop.
+func (g *Gate) Declares(in *gate.Input) bool {
+	if !g.active || in.Event == nil {
+		return false
+	}
+	getenv := in.Getenv
+	if getenv == nil {
+		getenv = g.getenv
+	}
+	if getenv != nil && getenv("CLAUDE_SKIP_REQUIREMENTS") != "" {
+		return false
+	}
+	if in.Name != hookio.PreToolUse && in.Name != hookio.Stop {
+		return false
+	}
+	cfg, err := LoadConfig(g.root, getenv)
+	if err != nil {
+		return true
+	}
+	if !cfg.Enabled {
+		return false
+	}
+	if in.Name == hookio.Stop {
+		return cfg.Hooks.StopVerify
+	}
+	call := Call{Tool: in.Event.ToolName, Command: in.Event.Input().Command}
+	for _, r := range cfg.EnabledReqs() {
+		if ok, err := r.TriggeredErr(call); ok || err != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Name implements gate.Gate.
 func (g *Gate) Name() string { return GateName }
 
-// FailClosed implements gate.Gate: a broken requirements setup never
-// blocks work (the framework's fail-open design).
-func (g *Gate) FailClosed() bool { return false }
+// FailClosed implements gate.Gate: open by default (the framework's
+// design), closed when config.yaml says so.
+func (g *Gate) FailClosed() bool { return g.closed }
 
 // Evaluate implements gate.Gate.
 func (g *Gate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, error) {
@@ -132,16 +173,26 @@ func (e *eval) preToolUse() error {
 	input := ev.Input()
 	call := Call{Tool: ev.ToolName, Command: input.Command}
 	var matched []*Req
+	var undecided error // a command_pattern that could not be matched
 	for _, r := range e.cfg.EnabledReqs() {
-		if r.Triggered(call) {
+		ok, err := r.TriggeredErr(call)
+		if err != nil {
+			undecided = errors.Join(undecided, fmt.Errorf("requirement %s: %w", r.Name, err))
+		}
+		if ok {
 			matched = append(matched, r)
 		}
 	}
-	if len(matched) == 0 || planFile(input.FilePath, e.home) {
+	if planFile(input.FilePath, e.home) {
 		return nil
 	}
+	if len(matched) == 0 {
+		return undecided
+	}
 	var unmet []*Req
+	decided := false
 	notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
+		decided = true
 		now := unix(e.in.Now)
 		unmet = unmet[:0]
 		for _, r := range matched {
@@ -165,28 +216,32 @@ func (e *eval) preToolUse() error {
 		}
 		return changed
 	})
-	if err != nil {
-		return err
+	if err != nil && !decided {
+		return err // the state could not be read: no decision
 	}
+	// Decided from what was read; a failed write of the triggered marks
+	// or of the metrics is reported, never a verdict (gate.SideWrite).
+	side := err
 	e.notice(notice)
 	if len(unmet) > 0 {
-		if err := e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
+		side = errors.Join(side, e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
 			for _, r := range unmet {
 				m.RecordBlocked(r.Name, e.in.Now.Unix())
 			}
 			return true
-		}); err != nil {
-			return err
-		}
+		}))
 		e.add(gate.Verdict{
 			Decision: gate.Deny,
 			Reason:   "unsatisfied:" + joinNames(unmet, ","),
 			Message:  DenyMessage(unmet, ev.ToolName, e.key, e.loc.Branch),
 		})
-		return nil
+		return gate.SideWrite(side)
+	}
+	if undecided != nil {
+		return undecided // another requirement might have denied
 	}
 	e.add(gate.Verdict{Decision: gate.Allow, Reason: "satisfied:" + joinNames(matched, ",")})
-	return nil
+	return gate.SideWrite(side)
 }
 
 func (e *eval) postToolUse() error {

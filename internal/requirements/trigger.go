@@ -50,6 +50,15 @@ func compilePattern(s string) (matcher, error) {
 // match, and says why on stderr.
 type pythonPattern struct{ src string }
 
+// Match is MatchString with the reason a match could not be made.
+func (p pythonPattern) Match(s string) (bool, error) {
+	ok, err := matchPython(p.src, s)
+	if err != nil {
+		return false, fmt.Errorf("command_pattern %q cannot be matched: %w", p.src, err)
+	}
+	return ok, nil
+}
+
 func (p pythonPattern) MatchString(s string) bool {
 	ok, err := matchPython(p.src, s)
 	if err != nil {
@@ -187,6 +196,33 @@ func (t Trigger) String() string {
 		return t.Tool
 	}
 	return t.Tool + " /" + t.CommandPattern + "/"
+}
+
+// matchErr is Matches with the reason a command_pattern could not be
+// matched (spcstr-pyre missing, its timeout).
+func (t Trigger) matchErr(c Call) (bool, error) {
+	if t.Tool != c.Tool || t.re == nil {
+		return t.Matches(c), nil
+	}
+	if m, ok := t.re.(interface{ Match(string) (bool, error) }); ok {
+		return m.Match(c.Command)
+	}
+	return t.re.MatchString(c.Command), nil
+}
+
+// TriggeredErr is Triggered, saying when a trigger could not be matched
+// (then the call may or may not be guarded: the gate could not decide).
+// A trigger that matches wins over one that could not be matched.
+func (r *Req) TriggeredErr(c Call) (bool, error) {
+	var errs error
+	for _, t := range r.Triggers {
+		ok, err := t.matchErr(c)
+		if ok {
+			return true, nil
+		}
+		errs = errors.Join(errs, err)
+	}
+	return false, errs
 }
 
 // Triggered reports whether any of r's triggers guards call.

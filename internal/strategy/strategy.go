@@ -53,6 +53,9 @@ type Common struct {
 	// Hooks narrows the hooks the strategy uses to those listed. Each
 	// must be one the strategy declares.
 	Hooks []string `yaml:"hooks"`
+	// StopBlockLimit overrides the global stop_block_limit for this
+	// strategy (0: the global one).
+	StopBlockLimit int `yaml:"stop_block_limit"`
 }
 
 // builtin describes one built-in strategy.
@@ -169,7 +172,9 @@ type Loaded struct {
 	FailMode string
 	DryRun   bool
 	Enabled  bool
-	strategy Strategy
+	// StopBlockLimit is its own stop_block_limit (0: the global one).
+	StopBlockLimit int
+	strategy       Strategy
 }
 
 // Problem is something wrong with the strategies configuration.
@@ -238,7 +243,11 @@ func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 			continue
 		}
 		l := &Loaded{Name: name, Description: b.description, FailMode: b.failMode, DryRun: common.DryRun,
-			Enabled: common.Enabled == nil || *common.Enabled, strategy: s}
+			Enabled: common.Enabled == nil || *common.Enabled, StopBlockLimit: common.StopBlockLimit, strategy: s}
+		if common.StopBlockLimit < 0 {
+			bad(name, child(item.Value, "stop_block_limit"), fmt.Errorf("stop_block_limit %d: want a positive number", common.StopBlockLimit))
+			continue
+		}
 		switch common.FailMode {
 		case "":
 		case FailOpen, FailClosed:
@@ -345,19 +354,25 @@ func (g *strategyGate) FailClosed() bool {
 	return g.l.FailMode == FailClosed && !g.l.DryRun
 }
 
-func (g *strategyGate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, error) {
+// StopBlockLimit implements gate.StopLimiter.
+func (g *strategyGate) StopBlockLimit() int { return g.l.StopBlockLimit }
+
+// Declares implements gate.Declarer: the strategy uses the event's hook.
+func (g *strategyGate) Declares(in *gate.Input) bool {
 	tool := ""
-	if isToolEvent(in.Name) {
+	if isToolEvent(in.Name) && in.Event != nil {
 		tool = in.Event.ToolName
 	}
-	uses := false
 	for _, h := range g.l.Hooks {
 		if h.Matches(in.Name, tool) {
-			uses = true
-			break
+			return true
 		}
 	}
-	if !uses {
+	return false
+}
+
+func (g *strategyGate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, error) {
+	if !g.Declares(in) {
 		return nil, nil
 	}
 	vs, err := g.l.strategy.Evaluate(ctx, in)
@@ -396,8 +411,11 @@ func (g *strategyGate) Advise(ctx context.Context, in *gate.Input, escalated []g
 // configuration has problems.
 type notice struct{ problems []Problem }
 
-func (n notice) Name() string     { return "strategies" }
-func (n notice) FailClosed() bool { return false }
+func (n notice) Name() string { return "strategies" }
+
+// Declares implements gate.Declarer: the notice decides nothing.
+func (n notice) Declares(*gate.Input) bool { return false }
+func (n notice) FailClosed() bool          { return false }
 func (n notice) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, error) {
 	if !showsSystemMessage(in.Name) || !in.Session.Note("strategies:config-problem") {
 		return nil, nil
