@@ -1,0 +1,251 @@
+package recorder
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/logs"
+)
+
+// The fail modes through the real binary: on every path where a gate
+// could not decide, a fail_mode closed gate denies or blocks, saying it
+// could not decide, and a fail_mode open one lets the action through but
+// tells the user and records gate-error.
+
+// closedStop is a config whose clean-state strategy (fail_mode closed by
+// default) blocks Stops it cannot decide.
+const closedStop = "strategies:\n  clean-state: {}\n"
+
+// commitPlan is a requirements.yaml whose commit_plan guards Edit.
+const commitPlan = "requirements:\n  commit_plan:\n    enabled: true\n    scope: session\n    message: Plan first.\n"
+
+// failProject is a project with config.yaml cfg and, when req is set, a
+// .claude/requirements.yaml.
+func failProject(t *testing.T, cfg, req string) *project {
+	t.Helper()
+	p := newProject(t)
+	write := func(rel, data string) {
+		t.Helper()
+		path := filepath.Join(p.root, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".spcstr/config.yaml", cfg)
+	if req != "" {
+		write(".claude/requirements.yaml", req)
+	}
+	return p
+}
+
+func stopPayload(p *project, id string) []byte {
+	b, _ := json.Marshal(map[string]any{"hook_event_name": "Stop", "session_id": id, "cwd": p.root})
+	return b
+}
+
+func toolPayload(p *project, id, tool string, input map[string]any) []byte {
+	b, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "session_id": id, "cwd": p.root,
+		"tool_name": tool, "tool_use_id": "tu1", "tool_input": input})
+	return b
+}
+
+// answerOf decodes a hook's stdout (the zero answer when empty).
+func answerOf(t *testing.T, res hookResult) hookio.Answer {
+	t.Helper()
+	var a hookio.Answer
+	if out := strings.TrimSpace(res.stdout); out != "" {
+		if err := json.Unmarshal([]byte(out), &a); err != nil {
+			t.Fatalf("answer %q: %v", out, err)
+		}
+	}
+	if res.code != 0 {
+		t.Fatalf("hook exited %d: %s", res.code, res.stderr)
+	}
+	return a
+}
+
+// wantBlocked checks a Stop answer: blocked because gate could not decide.
+func wantBlocked(t *testing.T, a hookio.Answer, gateName string) {
+	t.Helper()
+	if a.Decision != hookio.DecisionBlock || !strings.Contains(a.Reason, gateName+" could not decide") ||
+		!strings.Contains(a.Reason, "fail_mode is closed") {
+		t.Fatalf("Stop not blocked by %s: %+v", gateName, a)
+	}
+}
+
+// wantDenied checks a PreToolUse answer: denied because gate could not decide.
+func wantDenied(t *testing.T, a hookio.Answer, gateName string) {
+	t.Helper()
+	h := a.HookSpecificOutput
+	if h == nil || h.PermissionDecision != hookio.PermissionDeny || !strings.Contains(h.PermissionDecisionReason, gateName+" could not decide") {
+		t.Fatalf("call not denied by %s: %+v", gateName, a)
+	}
+}
+
+func TestFailClosedSessionsAFile(t *testing.T) {
+	p := failProject(t, closedStop, commitPlan)
+	if err := os.WriteFile(filepath.Join(p.root, ".spcstr/sessions"), []byte("not a folder"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantBlocked(t, answerOf(t, runBinary(t, p, stopPayload(p, "fc1"), "")), "strategy:clean-state")
+	// requirements: open by default, never silently.
+	a := answerOf(t, runBinary(t, p, toolPayload(p, "fc1", "Edit", map[string]any{"file_path": "x.go"}), ""))
+	if a.HookSpecificOutput != nil || !strings.Contains(a.SystemMessage, "requirements could not decide") ||
+		!strings.Contains(a.SystemMessage, "fail_mode is open") {
+		t.Fatalf("fail-open Edit: %+v", a)
+	}
+	recs := decisionRecords(t, p)
+	last := recs[len(recs)-1]
+	if last.Source != "requirements" || last.Reason != gate.ReasonGateError || last.Enforcement != gate.FailedOpen {
+		t.Fatalf("fail-open record = %+v", last)
+	}
+	// And closed when config.yaml says so.
+	p2 := failProject(t, "requirements:\n  fail_mode: closed\n", commitPlan)
+	if err := os.WriteFile(filepath.Join(p2.root, ".spcstr/sessions"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantDenied(t, answerOf(t, runBinary(t, p2, toolPayload(p2, "fc1", "Edit", map[string]any{"file_path": "x.go"}), "")), "requirements")
+	// A call no requirement guards is not denied.
+	if a := answerOf(t, runBinary(t, p2, toolPayload(p2, "fc1", "Read", map[string]any{"file_path": "x.go"}), "")); a.HookSpecificOutput != nil {
+		t.Fatalf("unguarded Read: %+v", a)
+	}
+}
+
+func TestFailClosedSessionsSymlinkOut(t *testing.T) {
+	p := failProject(t, closedStop, "")
+	out := t.TempDir()
+	if err := os.Symlink(out, filepath.Join(p.root, ".spcstr/sessions")); err != nil {
+		t.Fatal(err)
+	}
+	wantBlocked(t, answerOf(t, runBinary(t, p, stopPayload(p, "fc2"), "")), "strategy:clean-state")
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Fatalf("the hook wrote through the symlink: %v", ents)
+	}
+}
+
+func TestFailClosedLockHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out the 10 s lock timeout")
+	}
+	p := failProject(t, closedStop, "")
+	// The session exists; another process holds its lock.
+	answerOf(t, runBinary(t, p, []byte(`{"hook_event_name":"SessionStart","session_id":"fc3","cwd":"`+p.root+`"}`), ""))
+	path, _ := p.layout().StatePath("fc3")
+	unlock, err := jsonfile.Lock(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	wantBlocked(t, answerOf(t, runBinary(t, p, stopPayload(p, "fc3"), "")), "strategy:clean-state")
+}
+
+// mountOrSkip runs mount with args; without the privilege to mount (not
+// root, no CAP_SYS_ADMIN) the test cannot build its file system.
+func mountOrSkip(t *testing.T, args ...string) {
+	t.Helper()
+	if out, err := exec.Command("mount", args...).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount here (needs root): %v %s", err, out)
+	}
+}
+
+func umount(t *testing.T, dir string) {
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v %s", dir, err, out)
+		}
+	})
+}
+
+func TestFailClosedReadOnlySpcstr(t *testing.T) {
+	p := failProject(t, closedStop, "")
+	answerOf(t, runBinary(t, p, []byte(`{"hook_event_name":"SessionStart","session_id":"fc4","cwd":"`+p.root+`"}`), ""))
+	dir := filepath.Join(p.root, ".spcstr")
+	mountOrSkip(t, "--bind", dir, dir)
+	umount(t, dir)
+	if out, err := exec.Command("mount", "-o", "remount,ro,bind", dir).CombinedOutput(); err != nil {
+		t.Fatalf("remount read-only: %v %s", err, out)
+	}
+	wantBlocked(t, answerOf(t, runBinary(t, p, stopPayload(p, "fc4"), "")), "strategy:clean-state")
+	// A session the read-only folder has no room for.
+	wantBlocked(t, answerOf(t, runBinary(t, p, stopPayload(p, "fc5"), "")), "strategy:clean-state")
+}
+
+// A full disk: the requirements gate decides from what it reads, and the
+// failed metrics write is reported without turning the deny into an allow.
+func TestFullDiskKeepsTheVerdict(t *testing.T) {
+	p := failProject(t, "", commitPlan)
+	dir := filepath.Join(p.root, ".spcstr")
+	mountOrSkip(t, "-t", "tmpfs", "-o", "size=256k", "tmpfs", dir)
+	umount(t, dir)
+	answerOf(t, runBinary(t, p, []byte(`{"hook_event_name":"SessionStart","session_id":"fc6","cwd":"`+p.root+`"}`), ""))
+	// Fill what is left.
+	f, err := os.Create(filepath.Join(dir, "filler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	for {
+		if _, err := f.Write(buf); err != nil {
+			if !strings.Contains(err.Error(), syscall.ENOSPC.Error()) {
+				t.Fatalf("filling the disk: %v", err)
+			}
+			break
+		}
+	}
+	f.Close()
+	res := runBinary(t, p, toolPayload(p, "fc6", "Edit", map[string]any{"file_path": "x.go"}), "")
+	a := answerOf(t, res)
+	if h := a.HookSpecificOutput; h == nil || h.PermissionDecision != hookio.PermissionDeny || !strings.Contains(h.PermissionDecisionReason, "Plan first.") {
+		t.Fatalf("full disk: Edit not denied by the unmet requirement: %+v\n%s", a, res.stderr)
+	}
+	if !strings.Contains(res.stderr, "no space left") {
+		t.Fatalf("the failed write is not reported: %s", res.stderr)
+	}
+}
+
+// A Python-only command_pattern that cannot be matched (here: its matcher,
+// spcstr-pyre, is not installed) leaves requirements undecided: with
+// fail_mode closed, the command is denied.
+func TestFailClosedUnmatchablePattern(t *testing.T) {
+	req := "requirements:\n  pre_commit:\n    enabled: true\n    scope: single_use\n    trigger_tools:\n      - tool: Bash\n        command_pattern: \"git\\\\s+commit(?!.*--amend)\"\n"
+	p := failProject(t, "requirements:\n  fail_mode: closed\n", req)
+	p.env["PATH"] = t.TempDir() // no spcstr-pyre
+	wantDenied(t, answerOf(t, runBinary(t, p, toolPayload(p, "fc7", "Bash", map[string]any{"command": "git commit -m x"}), "")), "requirements")
+	// Open: allowed, with a message and a gate-error record.
+	p = failProject(t, "", req)
+	p.env["PATH"] = t.TempDir()
+	a := answerOf(t, runBinary(t, p, toolPayload(p, "fc7", "Bash", map[string]any{"command": "git commit -m x"}), ""))
+	if a.HookSpecificOutput != nil || !strings.Contains(a.SystemMessage, "requirements could not decide") {
+		t.Fatalf("open: %+v", a)
+	}
+}
+
+// decisionRecords reads .spcstr/logs/decisions.json.
+func decisionRecords(t *testing.T, p *project) []gate.Record {
+	t.Helper()
+	var out []gate.Record
+	err := logs.ScanFile(filepath.Join(p.root, ".spcstr/logs/decisions.json"), func(raw []byte) error {
+		var r gate.Record
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return err
+		}
+		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
