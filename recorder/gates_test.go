@@ -146,12 +146,12 @@ func TestStopGuardWithFeedbackLoop(t *testing.T) {
 		}
 	}
 	a := p.hook(hookio.Stop, map[string]any{"stop_hook_active": true})
-	if a.Decision != "" || !strings.Contains(a.SystemMessage, "feedback blocked 3 stops in a row") || !strings.Contains(a.SystemMessage, "backend-reviewer") {
+	if a.Decision != "" || !strings.Contains(a.SystemMessage, "feedback gave way: it blocked 3 stops in a row") || !strings.Contains(a.SystemMessage, "backend-reviewer") {
 		t.Fatalf("fourth stop = %+v", a)
 	}
 	recs := p.decisions()
 	last := recs[len(recs)-1]
-	if last.Decision != gate.Allow || !strings.HasPrefix(last.Reason, "escalated:") || !strings.Contains(last.Reason, "pending:backend=review") {
+	if last.Decision != gate.Escalated || !strings.HasPrefix(last.Reason, "escalated:") || !strings.Contains(last.Reason, "pending:backend=review") {
 		t.Fatalf("escalated record = %+v", last)
 	}
 	// Progress: the reviewer runs (and rejects); the next Stop blocks again.
@@ -266,7 +266,7 @@ func TestEscalationAdvisorInPipeline(t *testing.T) {
 		}
 	}
 	a := p.hook(hookio.Stop, map[string]any{"stop_hook_active": true})
-	if a.Decision != "" || !strings.Contains(a.SystemMessage, "feedback blocked 3 stops") || !strings.Contains(a.SystemMessage, "spcstr escalation-advisor:\ntry a smaller change") {
+	if a.Decision != "" || !strings.Contains(a.SystemMessage, "feedback gave way: it blocked 3 stops") || !strings.Contains(a.SystemMessage, "spcstr escalation-advisor:\ntry a smaller change") {
 		t.Fatalf("escalated stop = %+v", a)
 	}
 	data, err := os.ReadFile(filepath.Join(p.root, "seen.json"))

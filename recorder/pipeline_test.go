@@ -315,7 +315,7 @@ func TestStopGuard(t *testing.T) {
 		}
 		if strings.HasPrefix(fmt.Sprint(r["reason"]), "escalated:") {
 			escalated++
-			if r["decision"] != "allow" {
+			if r["decision"] != "escalated" || r["enforcement"] != "gave-way" {
 				t.Errorf("escalated record = %v", r)
 			}
 		}
@@ -358,14 +358,14 @@ func TestGateFailures(t *testing.T) {
 		answer string
 		dec    string
 	}{
-		{"error fails open", &fakeGate{name: "g", fn: func(*gate.Input) ([]gate.Verdict, error) { return nil, boom }}, stop, "", "allow"},
-		{"panic fails open", &fakeGate{name: "g", fn: func(*gate.Input) ([]gate.Verdict, error) { panic("nil map") }}, stop, "", "allow"},
+		{"error fails open", &fakeGate{name: "g", fn: func(*gate.Input) ([]gate.Verdict, error) { return nil, boom }}, stop, "g could not decide (config unreadable); its fail_mode is open", "allow"},
+		{"panic fails open", &fakeGate{name: "g", fn: func(*gate.Input) ([]gate.Verdict, error) { panic("nil map") }}, stop, "g could not decide (panic: nil map)", "allow"},
 		{"closed gate blocks Stop", &fakeGate{name: "g", closed: true, fn: func(*gate.Input) ([]gate.Verdict, error) { return nil, boom }}, stop,
 			`"decision":"block"`, "block"},
 		{"closed gate denies PreToolUse", &fakeGate{name: "g", closed: true, fn: func(*gate.Input) ([]gate.Verdict, error) { return nil, boom }},
 			pre("Bash", "b", `{}`), `"permissionDecision":"deny"`, "deny"},
 		{"closed gate cannot block a Notification", &fakeGate{name: "g", closed: true, fn: func(*gate.Input) ([]gate.Verdict, error) { return nil, boom }},
-			`{"hook_event_name":"Notification","session_id":"sess","message":"m"}`, "", "allow"},
+			`{"hook_event_name":"Notification","session_id":"sess","message":"m"}`, "Notification cannot be blocked", "allow"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
