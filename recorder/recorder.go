@@ -108,7 +108,7 @@ type run struct {
 	// logged is set once the event is in its log; out is the answer
 	// printed on stdout; flush is the log's fsync, flushed closed once
 	// it is done.
-	logged  bool
+	logged bool
 	// dirsErr is set when .spcstr/logs could not be made ready.
 	dirsErr error
 	out     []byte
