@@ -232,11 +232,21 @@ func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 		}
 		seen[name] = true
 		idx := slices.IndexFunc(builtins(), func(b builtin) bool { return b.name == name })
-		if idx < 0 {
-			bad(name, item.Key, fmt.Errorf("unknown strategy (built-in: %s)", strings.Join(BuiltinNames(), ", ")))
+		var b builtin
+		switch {
+		case idx >= 0:
+			b = builtins()[idx]
+		case isCommand(item.Value):
+			// A command strategy: the user's own hook script.
+			b = builtin{name: name, failMode: FailOpen, build: func(n ast.Node, cfg *config.Config) (Strategy, Common, error) {
+				s, c, desc, err := buildCommand(n, cfg)
+				b.description = desc
+				return s, c, err
+			}}
+		default:
+			bad(name, item.Key, fmt.Errorf("unknown strategy (built-in: %s; or give it a command: to run your own)", strings.Join(BuiltinNames(), ", ")))
 			continue
 		}
-		b := builtins()[idx]
 		s, common, err := b.build(item.Value, cfg)
 		if err != nil {
 			bad(name, item.Key, err)
@@ -365,6 +375,9 @@ func (g *strategyGate) Declares(in *gate.Input) bool {
 	}
 	for _, h := range g.l.Hooks {
 		if h.Matches(in.Name, tool) {
+			if m, ok := g.l.strategy.(interface{ matches(*gate.Input) bool }); ok {
+				return m.matches(in)
+			}
 			return true
 		}
 	}
