@@ -172,3 +172,43 @@ func TestHarnessSkillCompliance(t *testing.T) {
 		t.Fatalf("output-location decisions = %q, want %q", got, want)
 	}
 }
+
+// TestHarnessCommandStrategy: a command strategy (the user's own hook
+// script) denies a Bash call; Claude Code does not run it and the model
+// reads the script's reason.
+func TestHarnessCommandStrategy(t *testing.T) {
+	out := runScenario(t, "command-strategy")
+	var bash []harness.HookRun
+	for _, r := range results(t, out) {
+		if r.Event == "PreToolUse" && r.Payload["tool_name"] == "Bash" {
+			bash = append(bash, r)
+		}
+	}
+	if len(bash) != 1 {
+		t.Fatalf("%d PreToolUse:Bash, want 1", len(bash))
+	}
+	hso, _ := bash[0].Answer["hookSpecificOutput"].(map[string]any)
+	const reason = "Force pushes are not allowed in this repository (no-force-push hook)."
+	if hso["permissionDecision"] != "deny" || hso["permissionDecisionReason"] != reason {
+		t.Fatalf("answer = %v", bash[0].Answer)
+	}
+	seen := false
+	for _, r := range jsonLines(t, filepath.Join(out, "requests.jsonl")) {
+		body, _ := json.Marshal(r["body"])
+		if r["route"] == "main" && strings.Contains(string(body), "no-force-push hook") {
+			seen = true
+		}
+	}
+	if !seen {
+		t.Error("the command strategy's reason never reached the model")
+	}
+	var got []string
+	for _, rec := range decisions(t, out) {
+		if rec.Source == "strategy:no-force-push" {
+			got = append(got, rec.Hook+" "+rec.Decision+" "+rec.Reason+" "+rec.Enforcement)
+		}
+	}
+	if strings.Join(got, "|") != "PreToolUse deny exit-2 enforced" {
+		t.Fatalf("decisions = %q", got)
+	}
+}
