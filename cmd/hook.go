@@ -35,7 +35,8 @@ func runHook(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, eve
 }
 
 func newHookCmd() *cobra.Command {
-	return &cobra.Command{
+	var dry bool
+	c := &cobra.Command{
 		Use:   "hook [EVENT]",
 		Short: "Record one Claude Code hook event (registered by spcstr init)",
 		Long: `Reads one hook event as JSON on stdin, updates the session's state in
@@ -45,7 +46,8 @@ block or add context. EVENT is optional: the payload's hook_event_name
 decides (both SessionStart and session_start spellings are accepted).
 
 It always exits 0: problems of spcstr's own go to stderr and the session's
-errors, never to Claude Code as a failure.`,
+errors, never to Claude Code as a failure. --dry-run does what
+SPCSTR_DRY_RUN=1 does: every gate's decision is recorded, none enforced.`,
 		Args:               cobra.ArbitraryArgs,
 		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
 		SilenceUsage:       true,
@@ -54,8 +56,11 @@ errors, never to Claude Code as a failure.`,
 			if len(args) > 0 {
 				event = args[0]
 			}
-			runHook(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), event)
+			recorder.Run(cmd.Context(), recorder.Options{Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(),
+				Stderr: cmd.ErrOrStderr(), Event: event, Getenv: dryRunEnv(dry)})
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&dry, "dry-run", false, "record every gate's decision without enforcing it (as SPCSTR_DRY_RUN=1)")
+	return c
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,7 +15,7 @@ import (
 )
 
 func newStrategyCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, listDry bool
 	c := &cobra.Command{
 		Use:   "strategy",
 		Short: "List, check and try out the strategies of .spcstr/config.yaml",
@@ -51,7 +52,7 @@ table; spcstr strategy validate explains them.
 			if err != nil {
 				return err
 			}
-			list, problems := strategy.List(cfg, os.Getenv)
+			list, problems := strategy.List(cfg, dryRunEnv(listDry))
 			if asJSON {
 				return strategy.WriteListJSON(cmd.OutOrStdout(), list, problems)
 			}
@@ -59,21 +60,28 @@ table; spcstr strategy validate explains them.
 		},
 	}
 
+	list.Flags().BoolVar(&listDry, "dry-run", false, "list as under SPCSTR_DRY_RUN=1")
+
 	validate := &cobra.Command{
-		Use:   "validate",
+		Use:   "validate [NAME]",
 		Short: "Check the strategies configuration (exit 1 on an error)",
-		Long: `Runs spcstr doctor's config and strategies checks: config.yaml parses,
+		Long: `Runs spcstr doctor's config and strategies checks: config.yaml parses and
 every strategy's options are valid (an error names its line and column in
-config.yaml), and no two enabled strategies block at the same hook.
+config.yaml). Several strategies blocking at one hook is fine: their
+verdicts merge. With NAME, checks that one strategy only (built-in or
+command) and says what it is.
 
 Exit status: 0 when there is no problem, 1 otherwise. --json prints the
-same report as spcstr doctor --json.`,
-		Args:         cobra.NoArgs,
+same report as spcstr doctor --json (without NAME).`,
+		Args:         cobra.MaximumNArgs(1),
 		SilenceUsage: true,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			root, err := projectRoot()
 			if err != nil {
 				return err
+			}
+			if len(args) == 1 {
+				return validateOne(cmd, args[0])
 			}
 			checks := slices.DeleteFunc(doctor.DefaultChecks(), func(c doctor.Check) bool {
 				return c.Name != "config" && c.Name != "strategies"
@@ -98,4 +106,62 @@ func strategyConfig() (*config.Config, error) {
 		return nil, fmt.Errorf("%w (spcstr strategy validate says more)", err)
 	}
 	return cfg, nil
+}
+
+// validateOne checks one strategy of config.yaml: its problems, or what it
+// is (description, hooks, fail_mode, dry-run, stop_block_limit).
+func validateOne(cmd *cobra.Command, name string) error {
+	cfg, err := strategyConfig()
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	var problems []string
+	for _, p := range strategy.Validate(cfg) {
+		if slices.Contains(p.Strategies, name) {
+			problems = append(problems, p.Message)
+		}
+	}
+	if len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintf(out, "ERROR  %s\n", p)
+		}
+		return fmt.Errorf("strategy %s: %d problem(s)", name, len(problems))
+	}
+	list, _ := strategy.Load(cfg)
+	for _, l := range list {
+		if l.Name != name {
+			continue
+		}
+		var hooks []string
+		for _, h := range l.Hooks {
+			s := h.String()
+			if h.Blocks {
+				s += "!"
+			}
+			hooks = append(hooks, s)
+		}
+		limit := "global"
+		if l.StopBlockLimit > 0 {
+			limit = fmt.Sprint(l.StopBlockLimit)
+		}
+		fmt.Fprintf(out, "ok  %s: %s\n    enabled %t, fail_mode %s, dry_run %t, stop_block_limit %s\n    hooks (! may block): %s\n",
+			l.Name, l.Description, l.Enabled, l.FailMode, l.DryRun, limit, strings.Join(hooks, " "))
+		return nil
+	}
+	return fmt.Errorf("no strategy %q in the strategies: section of .spcstr/config.yaml", name)
+}
+
+// dryRunEnv is os.Getenv, with SPCSTR_DRY_RUN=1 when a --dry-run flag is
+// set (the flag does what the variable does).
+func dryRunEnv(dry bool) func(string) string {
+	if !dry {
+		return os.Getenv
+	}
+	return func(k string) string {
+		if k == "SPCSTR_DRY_RUN" {
+			return "1"
+		}
+		return os.Getenv(k)
+	}
 }

@@ -14,9 +14,9 @@ import (
 )
 
 func newStrategyDryRunCmd(asJSON *bool) *cobra.Command {
-	var session, transcriptFile string
+	var session, transcriptFile, only string
 	c := &cobra.Command{
-		Use:   "dry-run (--session ID | --transcript FILE)",
+		Use:   "dry-run (--session ID | --transcript FILE) [--strategy NAME]",
 		Short: "Replay a session through the strategies and print every decision",
 		Long: `Replays a recorded session (--session: its events in .spcstr/logs; a unique
 prefix of the id is enough) or a Claude Code transcript (--transcript: a
@@ -27,7 +27,9 @@ would run them, and prints every decision they would take.
 It writes nothing under .spcstr/ and acts on nothing: the strategies keep
 their state in a scratch folder, and run no notify or advisor command. They
 see the project's files and git as they are now. Only the strategies run
-(not requirements or the feedback loop).
+(not requirements or the feedback loop); --strategy NAME replays that one
+alone. Command strategies do run their command, with SPCSTR_REPLAY=1 in its
+environment and the recorded payload on stdin.
 
 --json prints {"session_id", "source", "events", "strategies",
 "steps": [{"index", "at", "event", "tool", "decisions": [decision records
@@ -53,7 +55,7 @@ as in decisions.json], "failures"}]}.`,
 				}
 			}
 			rep, err := recorder.DryRun(cmd.Context(), recorder.DryRunOptions{
-				Layout: layout, Config: cfg, SessionID: session, Transcript: transcriptFile})
+				Layout: layout, Config: cfg, SessionID: session, Transcript: transcriptFile, Strategy: only})
 			if err != nil {
 				return err
 			}
@@ -67,6 +69,7 @@ as in decisions.json], "failures"}]}.`,
 	}
 	c.Flags().StringVar(&session, "session", "", "a recorded session's id (or a unique prefix)")
 	c.Flags().StringVar(&transcriptFile, "transcript", "", "a Claude Code transcript (JSONL)")
+	c.Flags().StringVar(&only, "strategy", "", "replay only this strategy")
 	return c
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +28,9 @@ type DryRunOptions struct {
 	Transcript string
 	// Getenv reads the environment (SPCSTR_DRY_RUN); nil means os.Getenv.
 	Getenv func(string) string
+	// Strategy, when set, replays only that strategy (an error when it is
+	// not an enabled strategy of the configuration).
+	Strategy string
 }
 
 // DryRunStep is one replayed event that a strategy decided something
@@ -117,6 +121,12 @@ func DryRun(ctx context.Context, opt DryRunOptions) (*DryRunReport, error) {
 	defer os.RemoveAll(scratch)
 	layout := state.Layout{Root: opt.Layout.Root, Scratch: scratch}
 	gates := strategy.Gates(gate.Setup{Layout: layout, Config: opt.Config, Getenv: opt.Getenv})
+	if opt.Strategy != "" {
+		gates = slices.DeleteFunc(gates, func(g gate.Gate) bool { return g.Name() != strategy.Source(opt.Strategy) })
+		if len(gates) == 0 {
+			return nil, fmt.Errorf("no enabled strategy %q in %s (spcstr strategy list)", opt.Strategy, opt.Layout.ConfigPath())
+		}
+	}
 	for _, g := range gates {
 		if strings.HasPrefix(g.Name(), "strategy:") {
 			rep.Strategies = append(rep.Strategies, strings.TrimPrefix(g.Name(), "strategy:"))
