@@ -3,16 +3,19 @@ package recorder
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
+	"github.com/dylan-gluck/spcstr/internal/testshared"
 	"github.com/dylan-gluck/spcstr/logs"
 )
 
@@ -220,16 +223,90 @@ func TestFullDiskKeepsTheVerdict(t *testing.T) {
 // fail_mode closed, the command is denied.
 func TestFailClosedUnmatchablePattern(t *testing.T) {
 	req := "requirements:\n  pre_commit:\n    enabled: true\n    scope: single_use\n    trigger_tools:\n      - tool: Bash\n        command_pattern: \"git\\\\s+commit(?!.*--amend)\"\n"
+	// A copy of spcstr alone in its folder, and a PATH without the
+	// companion.
+	lone := filepath.Join(t.TempDir(), "spcstr")
+	data, err := os.ReadFile(spcstrBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lone+".tmp", data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(lone+".tmp", lone); err != nil {
+		t.Fatal(err)
+	}
+	run := func(p *project) hookResult {
+		p.env["PATH"] = t.TempDir()
+		cmd := binaryCmd(p, toolPayload(p, "fc7", "Bash", map[string]any{"command": "git commit -m x"}), "")
+		cmd.Path, cmd.Args[0] = lone, lone
+		var out, errOut strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("hook: %v %s", err, errOut.String())
+		}
+		return hookResult{0, out.String(), errOut.String()}
+	}
 	p := failProject(t, "requirements:\n  fail_mode: closed\n", req)
-	p.env["PATH"] = t.TempDir() // no spcstr-pyre
-	wantDenied(t, answerOf(t, runBinary(t, p, toolPayload(p, "fc7", "Bash", map[string]any{"command": "git commit -m x"}), "")), "requirements")
+	wantDenied(t, answerOf(t, run(p)), "requirements")
 	// Open: allowed, with a message and a gate-error record.
 	p = failProject(t, "", req)
-	p.env["PATH"] = t.TempDir()
-	a := answerOf(t, runBinary(t, p, toolPayload(p, "fc7", "Bash", map[string]any{"command": "git commit -m x"}), ""))
+	a := answerOf(t, run(p))
 	if a.HookSpecificOutput != nil || !strings.Contains(a.SystemMessage, "requirements could not decide") {
 		t.Fatalf("open: %+v", a)
 	}
+}
+
+// A Python-only command_pattern whose match times out (spcstr-pyre's
+// 100 ms) leaves requirements undecided: closed denies, open tells.
+func TestFailClosedRegexTimeout(t *testing.T) {
+	pyre := filepath.Join(filepath.Dir(spcstrBin), "spcstr-pyre")
+	buildPyre.Do(func() {
+		tmp := pyre + ".tmp"
+		cmd := exec.Command("go", "build", "-o", tmp, "./cmd/spcstr-pyre")
+		root, err := testshared.ModuleRoot()
+		if err != nil {
+			buildPyreErr = err
+			return
+		}
+		cmd.Dir, cmd.Env = root, append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildPyreErr = fmt.Errorf("%v: %s", err, out)
+			return
+		}
+		buildPyreErr = os.Rename(tmp, pyre) // never run while being written
+	})
+	if buildPyreErr != nil {
+		t.Fatal(buildPyreErr)
+	}
+	req := "requirements:\n  careful:\n    enabled: true\n    trigger_tools:\n      - tool: Bash\n        command_pattern: \"^(?!zzz)(a+)+$\"\n"
+	slow := strings.Repeat("a", 40) + "b"
+	p := failProject(t, "requirements:\n  fail_mode: closed\n", req)
+	res := runBinary(t, p, toolPayload(p, "fc8", "Bash", map[string]any{"command": slow}), "")
+	wantDenied(t, answerOf(t, res), "requirements")
+	if !strings.Contains(res.stdout, "timeout") {
+		t.Fatalf("the reason does not say the match timed out: %s", res.stdout)
+	}
+	p = failProject(t, "", req)
+	a := answerOf(t, runBinary(t, p, toolPayload(p, "fc8", "Bash", map[string]any{"command": slow}), ""))
+	if a.HookSpecificOutput != nil || !strings.Contains(a.SystemMessage, "requirements could not decide") {
+		t.Fatalf("open: %+v", a)
+	}
+	if recs := decisionRecords(t, p); len(recs) != 1 || recs[0].Reason != gate.ReasonGateError || !strings.Contains(recs[0].Error, "timeout") {
+		t.Fatalf("open records = %+v", recs)
+	}
+}
+
+var (
+	buildPyre    sync.Once
+	buildPyreErr error
+)
+
+// A gate that crashes (a command strategy killed by a signal) through the
+// real binary: closed blocks the Stop.
+func TestFailClosedCrashingGate(t *testing.T) {
+	p := failProject(t, "strategies:\n  crashes:\n    command: [sh, -c, 'kill -SEGV $$']\n    hooks: [Stop]\n    fail_mode: closed\n", "")
+	wantBlocked(t, answerOf(t, runBinary(t, p, stopPayload(p, "fc9"), "")), "strategy:crashes")
 }
 
 // decisionRecords reads .spcstr/logs/decisions.json.
