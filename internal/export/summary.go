@@ -307,6 +307,10 @@ type Decision struct {
 	DurationMS    float64 `json:"duration_ms"`
 	DryRun        bool    `json:"dry_run"`
 	Error         string  `json:"error"`
+	// Enforcement is what became of the decision: enforced, dry-run,
+	// failed-open, failed-closed or gave-way ("" in records written
+	// before spcstr recorded it).
+	Enforcement string `json:"enforcement"`
 }
 
 // Events summarises the session's entries in the event logs.
