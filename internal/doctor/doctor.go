@@ -86,6 +86,7 @@ func DefaultChecks() []Check {
 		{Name: "requirements", Run: checkRequirements},
 		{Name: "feedback", Run: checkFeedback},
 		{Name: "strategies", Run: checkStrategies},
+		{Name: "gates", Run: checkGates},
 		{Name: "corrupt", Run: checkCorrupt},
 		{Name: "gitignore", Run: checkGitignore},
 		{Name: "tempfiles", Run: checkTempFiles},

@@ -192,6 +192,16 @@ func TestProblems(t *testing.T) {
 		{"a pricing section with a misspelt key", func(f *fixture) {
 			f.write(filepath.Join(f.root, ".spcstr", "config.yaml"), "pricing:\n  claude-x: {inptu: 1}\n")
 		}, "config", Error, "pricing: section is not usable"},
+		{"a gate that failed open", func(f *fixture) {
+			f.write(filepath.Join(f.root, ".spcstr", "logs", "decisions.json"),
+				"[\n"+`{"request_id":"r","session_id":"s","timestamp":"2026-01-02T03:04:05Z","source":"requirements","hook":"PreToolUse","decision":"allow","reason":"gate-error","error":"lock timed out","dry_run":false,"duration_ms":1}`+"\n]\n")
+		}, "gates", Warning, "1 gate decision(s) failed open"},
+		{"a stop_block_limit above Claude Code's cap", func(f *fixture) {
+			f.write(filepath.Join(f.root, ".spcstr", "config.yaml"), "stop_block_limit: 12\n")
+		}, "gates", Warning, "above Claude Code's own cap of 8"},
+		{"a bad requirements fail_mode", func(f *fixture) {
+			f.write(filepath.Join(f.root, ".spcstr", "config.yaml"), "requirements:\n  fail_mode: shut\n")
+		}, "gates", Error, `requirements.fail_mode "shut"`},
 		{"a corrupt file set aside", func(f *fixture) {
 			f.write(filepath.Join(f.root, ".spcstr", "sessions", "abc", "state.json.corrupt-20260102T030405.000000000Z"), "{")
 		}, "corrupt", Warning, "sessions/abc/state.json did not parse and was set aside on"},
