@@ -37,6 +37,9 @@ func (m Model) header() string {
 	if live > 0 {
 		right += " " + st.Working.Render(fmt.Sprintf("%d live", live))
 	}
+	if n := m.ev.FailedOpen(); n > 0 {
+		right += " " + st.Warn.Render(fmt.Sprintf("%d failed open", n))
+	}
 	if m.st.Loading() {
 		right += " " + st.Faint.Render("reading…")
 	}

@@ -135,6 +135,18 @@ func (m *Model) fit() {
 // All reports whether every session's events are shown.
 func (m *Model) All() bool { return m.all }
 
+// FailedOpen counts the gate decisions among the events shown that failed
+// open (a gate could not decide and let the action through).
+func (m *Model) FailedOpen() int {
+	n := 0
+	for _, e := range m.evs {
+		if e.FailedOpen {
+			n++
+		}
+	}
+	return n
+}
+
 // DecisionsOnly reports whether only gate decisions are shown.
 func (m *Model) DecisionsOnly() bool { return m.decisions }
 

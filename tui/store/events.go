@@ -25,6 +25,9 @@ type Event struct {
 	// (a failed command's error), for finding events by their error.
 	Error  string
 	Failed bool // a failure, an error or a deny/block decision
+	// FailedOpen marks a gate decision that failed open: the gate could
+	// not decide and let the action through (the header counts them).
+	FailedOpen bool
 }
 
 // tailWindow is how much of each log's end is read at startup.
@@ -158,6 +161,8 @@ type rawEntry struct {
 	Reason   string `json:"reason"`
 	Message  string `json:"message"`
 	DryRun   bool   `json:"dry_run"`
+	// Enforcement: enforced, dry-run, failed-open, failed-closed, gave-way
+	Enforcement string `json:"enforcement"`
 	// allows that warned the user or added context
 	SystemMessage string `json:"system_message"`
 	Context       string `json:"context"`
@@ -234,9 +239,13 @@ func parseEvent(raw []byte) (Event, bool) {
 			dec = "warn" // an allow that showed the user a message
 		}
 		d := dec + " " + e.Hook
-		if e.DryRun {
+		switch {
+		case e.DryRun:
 			d += " (dry run)"
+		case e.Enforcement == "failed-open", e.Enforcement == "failed-closed", e.Enforcement == "gave-way":
+			d += " (" + strings.ReplaceAll(e.Enforcement, "-", " ") + ")"
 		}
+		ev.FailedOpen = e.Enforcement == "failed-open" || e.Enforcement == "" && e.Reason == "gate-error" && e.Decision == "allow"
 		why := cmp.Or(e.Reason, e.Message)
 		switch {
 		case dec == "warn" && e.SystemMessage != "" && (why == "" || why == "warning"):
