@@ -326,3 +326,20 @@ func decisionRecords(t *testing.T, p *project) []gate.Record {
 	}
 	return out
 }
+
+// A config.yaml that does not parse: the gates it configures cannot run.
+// When it asked for fail_mode closed anywhere, Stops are blocked and tool
+// calls denied until it is fixed; otherwise the user is told each time.
+func TestFailClosedUnparsableConfig(t *testing.T) {
+	p := failProject(t, "strategies:\n  clean-state:\n    fail_mode: closed\n  oops: [\n", "")
+	wantBlocked(t, answerOf(t, runBinary(t, p, stopPayload(p, "fc10"), "")), "config")
+	wantDenied(t, answerOf(t, runBinary(t, p, toolPayload(p, "fc10", "Read", map[string]any{"file_path": "x"}), "")), "config")
+	p = failProject(t, "strategies:\n  token-budget: {}\n  oops: [\n", "")
+	a := answerOf(t, runBinary(t, p, stopPayload(p, "fc10"), ""))
+	if a.Decision != "" || !strings.Contains(a.SystemMessage, "config could not decide") {
+		t.Fatalf("open: %+v", a)
+	}
+	if recs := decisionRecords(t, p); len(recs) != 1 || recs[0].Source != gate.ConfigGateName || recs[0].Enforcement != gate.FailedOpen {
+		t.Fatalf("records = %+v", recs)
+	}
+}

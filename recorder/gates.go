@@ -11,8 +11,14 @@ import (
 // the requirements framework, the feedback loop and the configured
 // strategies. A gate whose configuration is absent stays inert, so a
 // project without configuration pays only for a few stats of missing files.
+//
+// A config.yaml that cannot be read or parsed adds gate.UnusableConfig,
+// so that the gates it would have configured fail as it asked.
 func DefaultGates(setup gate.Setup) []gate.Gate {
 	var gates []gate.Gate
+	if setup.ConfigErr != nil {
+		gates = append(gates, gate.UnusableConfig(setup.Layout.ConfigPath(), setup.ConfigErr))
+	}
 	gates = append(gates, requirements.NewGate(setup))
 	gates = append(gates, feedback.Gates(setup)...)
 	gates = append(gates, strategy.Gates(setup)...)

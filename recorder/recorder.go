@@ -111,6 +111,8 @@ type run struct {
 	logged bool
 	// dirsErr is set when .spcstr/logs could not be made ready.
 	dirsErr error
+	// cfgErr is why config.yaml could not be used.
+	cfgErr  error
 	out     []byte
 	flush   *logs.Flush
 	flushed chan struct{}
@@ -154,6 +156,7 @@ func (r *run) handle(ctx context.Context) {
 	cfg, err := config.Load(r.layout.ConfigPath())
 	if err != nil {
 		r.fail("%v (using defaults)", err)
+		r.cfgErr = err
 	}
 	r.cfg = cfg
 
@@ -302,7 +305,7 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 // session's state could not be had (s is then a stand-in): the gates fail
 // with it as their fail modes say.
 func (r *run) runGates(ctx context.Context, s *state.Session, unavailable error) (*hookio.Answer, []gate.Record) {
-	gates := r.opt.Gates(gate.Setup{Layout: r.layout, Config: r.cfg, Getenv: r.opt.Getenv})
+	gates := r.opt.Gates(gate.Setup{Layout: r.layout, Config: r.cfg, ConfigErr: r.cfgErr, Getenv: r.opt.Getenv})
 	if len(gates) == 0 {
 		return &hookio.Answer{}, nil
 	}

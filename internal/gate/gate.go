@@ -97,7 +97,10 @@ type Input struct {
 type Setup struct {
 	Layout state.Layout
 	Config *config.Config
-	Getenv func(string) string
+	// ConfigErr is why config.yaml could not be read or parsed (Config
+	// then holds the defaults).
+	ConfigErr error
+	Getenv    func(string) string
 }
 
 // Gate is one policy.
