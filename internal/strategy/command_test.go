@@ -144,3 +144,25 @@ func TestCommandStrategyConfigErrors(t *testing.T) {
 		t.Fatalf("list %+v problems %v", list, problems)
 	}
 }
+
+// A strategy whose options do not decode but whose section says
+// fail_mode: closed is not silently left out: on its hooks it could not
+// decide, and blocks.
+func TestBrokenClosedStrategyFailsClosed(t *testing.T) {
+	p := newProject(t, false)
+	gs := p.gates("strategies:\n  clean-state:\n    fail_mode: closed\n    requre_files: [a]\n  mine:\n    command: x\n    hooks: [PreToolUse]\n    matcher: Bash\n    timeout: 9999\n    fail_mode: closed\n  token-budget:\n    warn_threshold: lots\n")
+	res := gate.Run(context.Background(), gs, p.input(hookio.Stop, nil), gate.Policy{})
+	if res.Answer.Decision != hookio.DecisionBlock || !strings.Contains(res.Answer.Reason, "strategy:clean-state could not decide") ||
+		strings.Contains(res.Answer.Reason, "token-budget") {
+		t.Fatalf("Stop answer = %+v", res.Answer)
+	}
+	res = gate.Run(context.Background(), gs, p.input(hookio.PreToolUse, map[string]any{"tool_name": "Bash"}), gate.Policy{})
+	if h := res.Answer.HookSpecificOutput; h == nil || h.PermissionDecision != hookio.PermissionDeny || !strings.Contains(h.PermissionDecisionReason, "strategy:mine could not decide") {
+		t.Fatalf("PreToolUse answer = %+v", res.Answer)
+	}
+	// A fail_mode open strategy with a problem stays out (the notice says so).
+	res = gate.Run(context.Background(), gs, p.input(hookio.PreToolUse, map[string]any{"tool_name": "Agent"}), gate.Policy{})
+	if h := res.Answer.HookSpecificOutput; h != nil && h.PermissionDecision != "" {
+		t.Fatalf("Agent call = %+v", res.Answer)
+	}
+}

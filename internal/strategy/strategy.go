@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -188,6 +189,12 @@ type Problem struct {
 	// Hook is the contested hook of a conflict.
 	Hook    string
 	Message string
+	// FailClosed is set for a strategy left out by a config problem whose
+	// section still says fail_mode: closed: Gates stands in a gate that
+	// fails closed on Hooks (its hooks as far as they can be told).
+	FailClosed bool
+	Hooks      []Hook
+	matcher    *regexp.Regexp // a command strategy's matcher, when it compiles
 }
 
 // Problem kinds.
@@ -250,6 +257,10 @@ func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 		s, common, err := b.build(item.Value, cfg)
 		if err != nil {
 			bad(name, item.Key, err)
+			if v := child(item.Value, "fail_mode"); v != item.Value && v.String() == FailClosed {
+				problems[len(problems)-1].FailClosed = true
+				problems[len(problems)-1].Hooks, problems[len(problems)-1].matcher = fallbackHooks(b, item.Value, cfg)
+			}
 			continue
 		}
 		l := &Loaded{Name: name, Description: b.description, FailMode: b.failMode, DryRun: common.DryRun,
@@ -339,6 +350,11 @@ func Gates(setup gate.Setup) []gate.Gate {
 	var gates []gate.Gate
 	if len(problems) > 0 {
 		gates = append(gates, notice{problems: problems})
+	}
+	for _, p := range problems {
+		if p.FailClosed && len(p.Strategies) == 1 {
+			gates = append(gates, &brokenGate{name: p.Strategies[0], hooks: p.Hooks, matcher: p.matcher, err: errors.New(p.Message)})
+		}
 	}
 	for _, l := range list {
 		if l.Enabled {
@@ -450,4 +466,67 @@ func showsSystemMessage(name string) bool {
 		return true
 	}
 	return false
+}
+
+// fallbackHooks are the hooks of a strategy whose options did not decode:
+// a command strategy's `hooks:` as far as they parse, a built-in's default
+// hooks, else Stop, SubagentStop and every PreToolUse.
+func fallbackHooks(b builtin, n ast.Node, cfg *config.Config) ([]Hook, *regexp.Regexp) {
+	var hooks []Hook
+	var matcher *regexp.Regexp
+	if b.description == "" || isCommand(n) {
+		var o struct {
+			Hooks   []string `yaml:"hooks"`
+			Matcher string   `yaml:"matcher"`
+		}
+		_ = yaml.NodeToValue(n, &o)
+		if o.Matcher != "" && o.Matcher != "*" {
+			matcher, _ = regexp.Compile("^(?:" + o.Matcher + ")$")
+		}
+		for _, h := range o.Hooks {
+			if hk, err := ParseHook(h); err == nil {
+				hk.Blocks = gate.CanBlock(hk.Event)
+				hooks = append(hooks, hk)
+			}
+		}
+	} else if s, _, err := b.build(nil, cfg); err == nil {
+		hooks = s.Hooks()
+	}
+	if len(hooks) == 0 {
+		hooks = []Hook{{Event: hookio.PreToolUse, Tool: "*", Blocks: true}, {Event: hookio.Stop, Blocks: true}, {Event: hookio.SubagentStop, Blocks: true}}
+	}
+	return hooks, matcher
+}
+
+// brokenGate stands in for a strategy with fail_mode: closed whose
+// configuration cannot be used: on its hooks, it could not decide.
+type brokenGate struct {
+	name    string
+	hooks   []Hook
+	matcher *regexp.Regexp
+	err     error
+}
+
+func (g *brokenGate) Name() string     { return Source(g.name) }
+func (g *brokenGate) FailClosed() bool { return true }
+
+// Declares implements gate.Declarer.
+func (g *brokenGate) Declares(in *gate.Input) bool {
+	tool := ""
+	if isToolEvent(in.Name) && in.Event != nil {
+		tool = in.Event.ToolName
+	}
+	for _, h := range g.hooks {
+		if h.Blocks && h.Matches(in.Name, tool) {
+			return g.matcher == nil || !isToolEvent(in.Name) || g.matcher.MatchString(tool)
+		}
+	}
+	return false
+}
+
+func (g *brokenGate) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, error) {
+	if !g.Declares(in) {
+		return nil, nil
+	}
+	return nil, fmt.Errorf("its configuration is unusable: %w", g.err)
 }
