@@ -315,13 +315,13 @@ func (e *eval) satisfyBySkill(invoked string) error {
 	}
 	e.notice(notice)
 	e.add(gate.Verdict{Context: fmt.Sprintf("spcstr: the %s skill satisfied %s.", skill, describeReqs(reqs))})
-	return e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
+	return gate.SideWrite(e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
 		for _, r := range reqs {
 			m.RecordSatisfied(r.Name, BySkill, e.in.Now.Unix())
 		}
 		m.RecordSkill(skill, e.in.Now.Unix())
 		return true
-	})
+	}))
 }
 
 func (e *eval) stop() error {
@@ -364,42 +364,38 @@ func (e *eval) reflectPrompt() error {
 	}
 	e.add(gate.Verdict{SystemMessage: fmt.Sprintf("spcstr: this session made %d tool calls. Run `/session-reflect` to analyze its patterns "+
 		"(session metrics: %s).", s.ToolCalls(), e.loc.MetricsPath(e.key))})
-	return e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
+	return gate.SideWrite(e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
 		m.RecordTools(s.ToolsUsed, s.Compactions)
 		m.obj("learnings")["reflect_prompted_at"] = e.in.Now.Unix()
 		return true
-	})
+	}))
 }
 
 func (e *eval) sessionStart() error {
-	// The metrics file of the session, created once.
-	if err := e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(Metrics) bool { return false }); err != nil {
-		return err
-	}
+	// The metrics file of the session, created once: a side write.
+	side := gate.SideWrite(e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(Metrics) bool { return false }))
 	reqs := e.cfg.EnabledReqs()
 	if !e.cfg.Hooks.InjectContext || len(reqs) == 0 {
-		return nil
+		return side
 	}
 	f, err := e.loc.Load()
 	if err != nil {
 		return err
 	}
 	e.add(gate.Verdict{Context: StatusContext(e.cfg, f, e.key, e.loc.Branch, unix(e.in.Now))})
-	return nil
+	return side
 }
 
 func (e *eval) sessionEnd() error {
-	if err := e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
+	side := gate.SideWrite(e.loc.UpdateMetrics(e.ctx, e.key, e.in.Now, func(m Metrics) bool {
 		if s := e.in.Session; s != nil {
 			m.RecordTools(s.ToolsUsed, s.Compactions)
 		}
 		m.Finalize(e.in.Now.Unix())
 		return true
-	}); err != nil {
-		return err
-	}
+	}))
 	if !e.cfg.Hooks.ClearSessionState {
-		return nil
+		return side
 	}
 	notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
 		changed := false
@@ -414,7 +410,10 @@ func (e *eval) sessionEnd() error {
 		return changed
 	})
 	e.notice(notice)
-	return err
+	if err != nil {
+		return err
+	}
+	return side
 }
 
 func joinNames(reqs []*Req, sep string) string {
