@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/state"
@@ -28,15 +29,24 @@ type StopLimiter interface {
 	StopBlockLimit() int
 }
 
-// stopLimit is the stop_block_limit of gate g under policy p.
-func stopLimit(g Gate, p Policy) int {
-	if l, ok := g.(StopLimiter); ok && l.StopBlockLimit() > 0 {
-		return l.StopBlockLimit()
-	}
+// stopLimit is the stop_block_limit of gate g under policy p, never
+// above Claude Code's own cap as the hook's environment sets it
+// (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP): past that cap Claude Code lets the Stop
+// through without saying which gate held it, so spcstr gives way first.
+func stopLimit(g Gate, p Policy, getenv func(string) string) int {
+	limit := DefaultStopBlockLimit
 	if p.StopBlockLimit > 0 {
-		return p.StopBlockLimit
+		limit = p.StopBlockLimit
 	}
-	return DefaultStopBlockLimit
+	if l, ok := g.(StopLimiter); ok && l.StopBlockLimit() > 0 {
+		limit = l.StopBlockLimit()
+	}
+	if getenv != nil {
+		if c, err := strconv.Atoi(getenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")); err == nil && c > 0 && c < limit {
+			limit = c
+		}
+	}
+	return limit
 }
 
 // escalate is the Stop escalation: it lets a Stop (or SubagentStop)

@@ -115,7 +115,7 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 				verdicts[i].DryRun = true
 			}
 		}
-		verdicts = escalate(s, in.Name, g.Name(), verdicts, stopLimit(g, p))
+		verdicts = escalate(s, in.Name, g.Name(), verdicts, stopLimit(g, p, in.Getenv))
 		for i, v := range verdicts {
 			if v.Source == "" {
 				v.Source = g.Name() // a verdict speaks for its gate unless it names a strategy

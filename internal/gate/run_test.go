@@ -163,3 +163,50 @@ func TestRunEscalatesStops(t *testing.T) {
 		t.Fatalf("count kept after an allowed stop: %+v", s.Gates)
 	}
 }
+
+// limited is a gate with its own stop_block_limit.
+type limited struct {
+	fake
+	limit int
+}
+
+func (l limited) StopBlockLimit() int { return l.limit }
+
+func TestStopBlockLimit(t *testing.T) {
+	blocker := fake{name: "g", verdicts: []Verdict{{Decision: Block, Reason: "unmet", Message: "m"}}}
+	tests := []struct {
+		name   string
+		g      Gate
+		policy Policy
+		env    map[string]string
+		want   int // Stops blocked before one gives way
+	}{
+		{"default", blocker, Policy{}, nil, DefaultStopBlockLimit},
+		{"global", blocker, Policy{StopBlockLimit: 5}, nil, 5},
+		{"the gate's own wins", limited{blocker, 1}, Policy{StopBlockLimit: 5}, nil, 1},
+		{"never above Claude Code's cap", blocker, Policy{StopBlockLimit: 12}, map[string]string{"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "8"}, 8},
+		{"a lowered cap lowers the default", blocker, Policy{}, map[string]string{"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "2"}, 2},
+		{"a raised cap lets a high limit work", blocker, Policy{StopBlockLimit: 12}, map[string]string{"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "20"}, 12},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &state.Session{SessionID: "s1"}
+			blocked := 0
+			for i := 0; i < 30; i++ {
+				in := input(hookio.Stop, tt.env)
+				in.Session = s
+				res := Run(context.Background(), []Gate{tt.g}, in, tt.policy)
+				if res.Answer.Decision != hookio.DecisionBlock {
+					if !strings.Contains(res.Answer.SystemMessage, "g gave way") || res.Records[0].Decision != Escalated {
+						t.Fatalf("give-way answer %+v, records %+v", res.Answer, res.Records)
+					}
+					break
+				}
+				blocked++
+			}
+			if blocked != tt.want {
+				t.Fatalf("blocked %d Stops, want %d", blocked, tt.want)
+			}
+		})
+	}
+}
