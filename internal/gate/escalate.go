@@ -41,12 +41,13 @@ func stopLimit(g Gate, p Policy, getenv func(string) string) int {
 	if l, ok := g.(StopLimiter); ok && l.StopBlockLimit() > 0 {
 		limit = l.StopBlockLimit()
 	}
+	cap := ClaudeCodeStopBlockCap
 	if getenv != nil {
-		if c, err := strconv.Atoi(getenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")); err == nil && c > 0 && c < limit {
-			limit = c
+		if c, err := strconv.Atoi(getenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")); err == nil && c > 0 {
+			cap = c
 		}
 	}
-	return limit
+	return min(limit, cap)
 }
 
 // escalate is the Stop escalation: it lets a Stop (or SubagentStop)

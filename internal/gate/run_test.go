@@ -186,6 +186,7 @@ func TestStopBlockLimit(t *testing.T) {
 		{"the gate's own wins", limited{blocker, 1}, Policy{StopBlockLimit: 5}, nil, 1},
 		{"never above Claude Code's cap", blocker, Policy{StopBlockLimit: 12}, map[string]string{"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "8"}, 8},
 		{"a lowered cap lowers the default", blocker, Policy{}, map[string]string{"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "2"}, 2},
+		{"Claude Code's default cap", blocker, Policy{StopBlockLimit: 12}, nil, ClaudeCodeStopBlockCap},
 		{"a raised cap lets a high limit work", blocker, Policy{StopBlockLimit: 12}, map[string]string{"CLAUDE_CODE_STOP_HOOK_BLOCK_CAP": "20"}, 12},
 	}
 	for _, tt := range tests {
