@@ -41,13 +41,13 @@ func stopLimit(g Gate, p Policy, getenv func(string) string) int {
 	if l, ok := g.(StopLimiter); ok && l.StopBlockLimit() > 0 {
 		limit = l.StopBlockLimit()
 	}
-	cap := ClaudeCodeStopBlockCap
+	ccCap := ClaudeCodeStopBlockCap
 	if getenv != nil {
 		if c, err := strconv.Atoi(getenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")); err == nil && c > 0 {
-			cap = c
+			ccCap = c
 		}
 	}
-	return min(limit, cap)
+	return min(limit, ccCap)
 }
 
 // escalate is the Stop escalation: it lets a Stop (or SubagentStop)
