@@ -1,11 +1,15 @@
 // Package gate owns the verdict pipeline between the recorder and the
 // policies that may answer Claude Code (requirements, the feedback loop,
 // strategies): the Gate interface and the Verdict each returns; Run, which
-// asks every gate and handles failures (fail-open or fail_mode closed),
-// dry-run and the Stop escalation (escalate.go); how several verdicts merge
-// into the one JSON answer a hook may print (Merge); and the decision
-// record every verdict leaves in .spcstr/logs/decisions.json. The recorder
-// only calls Run. docs/answers.md describes the rules.
+// asks every gate and applies each one's fail mode when it could not
+// decide (failmode.go: fail_mode open or closed, side writes, the gates
+// that declare an event when the session's state is unavailable, an
+// unusable config.yaml in configgate.go), dry-run and the Stop cap
+// (escalate.go: stop_block_limit); how all verdicts merge into the one
+// JSON answer a hook may print, strictest decision first and every reason
+// attributed (Merge); and the decision record every verdict leaves in
+// .spcstr/logs/decisions.json, with its enforcement. The recorder only
+// calls Run. docs/answers.md describes the rules.
 package gate
 
 import (
