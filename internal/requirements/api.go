@@ -97,7 +97,7 @@ func (p *Project) statuses(f *File, key string) []Status {
 	var on, off []Status
 	for _, r := range p.Config.Requirements {
 		s := Status{
-			Name: r.Name, Scope: r.Scope, Enabled: r.Enabled && p.Config.Enabled,
+			Name: r.Name, Scope: r.Scope, Enabled: r.Enabled && p.Config.Active(),
 			Triggered: f.IsTriggered(r.Name, r.Scope, key),
 			Satisfied: f.IsSatisfied(r.Name, r.Scope, key, now),
 			Message:   r.ExpandMessage(key, p.Loc.Branch),
