@@ -72,6 +72,11 @@ type Observability struct {
 	// Verbosity is minimal, standard (default) or verbose; package
 	// observe parses it.
 	Verbosity string `yaml:"verbosity"`
+	// Dir, when set, is a folder relative to the project root (never
+	// out of it) that holds each session's log as <session id>.jsonl
+	// instead of .spcstr/sessions/<id>/observability.jsonl (see
+	// state.Layout.ObservabilityPathIn).
+	Dir string `yaml:"dir"`
 }
 
 // On reports whether the observability log is written.
