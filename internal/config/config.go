@@ -29,6 +29,10 @@ type Config struct {
 	State State `yaml:"state"`
 	// Observability configures each session's observability.jsonl.
 	Observability Observability `yaml:"observability"`
+	// ArchiveTranscripts copies, at SessionEnd, the session's transcript
+	// and its subagents' transcripts under .spcstr/sessions/<id>/
+	// (size-capped; docs/feedback-and-strategies.md). Default false.
+	ArchiveTranscripts bool `yaml:"archive_transcripts"`
 	// The feedback, strategies and pricing sections belong to their
 	// packages, and dashboard to the dashboard, which decode them with
 	// Section.
