@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -31,13 +32,14 @@ lives in <git common dir>/requirements/<branch>.json, shared with the Python
 requirements framework.
 
 The session is --session ID (a full id or its 8-character key), else
-$CLAUDE_CODE_SESSION_ID, else this project's newest live session.`,
+$CLAUDE_CODE_SESSION_ID, else $CLAUDE_SESSION_ID, else this project's newest
+live session (with several live, status and satisfy/clear name the others).`,
 		SilenceUsage: true,
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
 			humanOutput(cmd, fl.json)
 		},
 	}
-	c.PersistentFlags().StringVar(&fl.session, "session", "", "session id (default: $CLAUDE_CODE_SESSION_ID, else the newest live session)")
+	c.PersistentFlags().StringVar(&fl.session, "session", "", "session id (default: $CLAUDE_CODE_SESSION_ID, else $CLAUDE_SESSION_ID, else the newest live session)")
 	c.PersistentFlags().BoolVar(&fl.json, "json", false, "print JSON")
 
 	status := &cobra.Command{
@@ -128,9 +130,13 @@ func openReq(cmd *cobra.Command, fl *reqFlags, noSession bool) (*requirements.Pr
 }
 
 func changeReq(cmd *cobra.Command, fl *reqFlags, action string, names []string) error {
-	p, sid, _, err := openReq(cmd, fl, false)
+	p, sid, how, err := openReq(cmd, fl, false)
 	if err != nil {
 		return err
+	}
+	if sid != "" && !strings.HasPrefix(how, "$") && how != "--session" {
+		// Picked, not given: say which session, and how to pick another.
+		fmt.Fprintf(cmd.ErrOrStderr(), "session %s (%s)\n", registry.ShortID(sid), how)
 	}
 	var st []requirements.Status
 	var notice string

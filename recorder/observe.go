@@ -51,7 +51,13 @@ func (r *run) finishObserve(decisions int, answered bool) {
 		r.obs.Error("", "spcstr", msg, "")
 	}
 	r.obs.Exit(map[string]any{"decisions": decisions, "answered": answered})
-	path, err := r.layout.ObservabilityPath(r.ev.SessionID)
+	path, err := r.layout.ObservabilityPathIn(r.cfg.Observability.Dir, r.ev.SessionID)
+	if err != nil && r.cfg.Observability.Dir != "" {
+		// An unusable observability.dir loses no events: they go to the
+		// default place, and stderr (and spcstr doctor) say why.
+		fmt.Fprintf(r.opt.Stderr, "spcstr hook: observability: %v; writing to the session folder instead\n", err)
+		path, err = r.layout.ObservabilityPath(r.ev.SessionID)
+	}
 	if err == nil {
 		err = r.obs.Flush(path)
 	}

@@ -105,6 +105,8 @@ type run struct {
 	// (from its state), for the registry entry.
 	startedAt time.Time
 	branch    string
+	// transcript is the session's transcript path (from its state).
+	transcript string
 	// logged is set once the event is in its log; out is the answer
 	// printed on stdout; flush is the log's fsync, flushed closed once
 	// it is done.
@@ -209,6 +211,14 @@ func (r *run) handle(ctx context.Context) {
 	}
 	r.register(ctx, created)
 	r.obs.Phase("registry", t)
+	if r.name == hookio.SessionEnd && r.cfg.ArchiveTranscripts {
+		t = r.opt.Now()
+		if err := archiveTranscripts(r.layout, r.ev.SessionID, r.transcript, r.now); err != nil {
+			fmt.Fprintf(r.opt.Stderr, "spcstr hook: archive transcripts: %v\n", err)
+			r.errs = append(r.errs, "archive transcripts: "+err.Error())
+		}
+		r.obs.Phase("archive", t)
+	}
 	t = r.opt.Now()
 	r.appendDecisions(ctx, records)
 	r.obs.Phase("logs", t)
@@ -275,7 +285,7 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 		} else if n == 1 && s.Activity[0].Count == 2 {
 			r.touch = true // the session's second event: confirm SessionStart's registration
 		}
-		r.startedAt, r.branch = s.CreatedAt, s.Branch
+		r.startedAt, r.branch, r.transcript = s.CreatedAt, s.Branch, s.TranscriptPath
 		if err := transcript.Read(s.TranscriptPath, &s.Transcript, &s.Tokens, s.SetTitle); err != nil {
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 		}

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/logs"
 )
 
@@ -83,6 +85,39 @@ func (l Layout) ObservabilityPath(id string) (string, error) {
 		return "", err
 	}
 	return filepath.Join(d, logs.ObservabilityFile), nil
+}
+
+// ObservabilityPathIn returns session id's observability log when the
+// configuration's observability.dir is dir: <root>/<dir>/<id>.jsonl,
+// dir being relative to the project root and kept inside it (no "..", no
+// symlink to a folder outside: safefs.Within). dir "" is
+// ObservabilityPath.
+func (l Layout) ObservabilityPathIn(dir, id string) (string, error) {
+	if dir == "" {
+		return l.ObservabilityPath(id)
+	}
+	if !ValidSessionID(id) {
+		return "", fmt.Errorf("invalid session id %q", id)
+	}
+	d, err := safefs.Within(l.Root, filepath.FromSlash(dir))
+	if err != nil {
+		return "", fmt.Errorf("observability.dir: %w", err)
+	}
+	return filepath.Join(d, id+".jsonl"), nil
+}
+
+// ObservabilityLog returns session id's observability log where the hook
+// writes it: observability.dir of the project's .spcstr/config.yaml when
+// it is set and usable, else ObservabilityPath. For readers (the
+// dashboard, export); it reads the config file.
+func (l Layout) ObservabilityLog(id string) (string, error) {
+	cfg, _ := config.Load(l.ConfigPath())
+	if cfg != nil && cfg.Observability.Dir != "" {
+		if p, err := l.ObservabilityPathIn(cfg.Observability.Dir, id); err == nil {
+			return p, nil
+		}
+	}
+	return l.ObservabilityPath(id)
 }
 
 // LogPath returns the path of the live log named name, a name given by

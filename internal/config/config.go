@@ -34,6 +34,10 @@ type Config struct {
 	State State `yaml:"state"`
 	// Observability configures each session's observability.jsonl.
 	Observability Observability `yaml:"observability"`
+	// ArchiveTranscripts copies, at SessionEnd, the session's transcript
+	// and its subagents' transcripts under .spcstr/sessions/<id>/
+	// (size-capped; docs/feedback-and-strategies.md). Default false.
+	ArchiveTranscripts bool `yaml:"archive_transcripts"`
 	// The feedback, strategies and pricing sections belong to their
 	// packages, and dashboard to the dashboard, which decode them with
 	// Section.
@@ -77,6 +81,11 @@ type Observability struct {
 	// Verbosity is minimal, standard (default) or verbose; package
 	// observe parses it.
 	Verbosity string `yaml:"verbosity"`
+	// Dir, when set, is a folder relative to the project root (never
+	// out of it) that holds each session's log as <session id>.jsonl
+	// instead of .spcstr/sessions/<id>/observability.jsonl (see
+	// state.Layout.ObservabilityPathIn).
+	Dir string `yaml:"dir"`
 }
 
 // On reports whether the observability log is written.

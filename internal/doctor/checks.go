@@ -18,6 +18,8 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/install"
 	"github.com/dylan-gluck/spcstr/internal/pricing"
+	"github.com/dylan-gluck/spcstr/internal/registry"
+	"github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
@@ -308,15 +310,20 @@ func checkConfig(_ context.Context, env *Env) []Finding {
 // corruptMarker is what jsonfile.SetAsideName puts in a set-aside name.
 const corruptMarker = ".corrupt-"
 
-// checkCorrupt: files set aside because they did not parse.
+// checkCorrupt: files spcstr set aside because they did not parse: under
+// .spcstr/, under the requirements state folder (<git common dir>/
+// requirements/, its sessions/ metrics included) and beside the session
+// registry (~/.claude/sessions.json.corrupt-*).
 func checkCorrupt(_ context.Context, env *Env) []Finding {
 	var out []Finding
-	walk(env.Layout().Dir(), func(path string, d fs.DirEntry) {
+	seen := map[string]bool{}
+	visit := func(path string, d fs.DirEntry) {
 		name := d.Name()
 		i := strings.LastIndex(name, corruptMarker)
-		if i <= 0 || d.IsDir() {
+		if i <= 0 || d.IsDir() || seen[path] {
 			return
 		}
+		seen[path] = true
 		when := ""
 		if t, err := time.Parse("20060102T150405.000000000Z", name[i+len(corruptMarker):]); err == nil {
 			when = " on " + t.Local().Format("2006-01-02 15:04:05")
@@ -325,7 +332,17 @@ func checkCorrupt(_ context.Context, env *Env) []Finding {
 			Message: fmt.Sprintf("%s did not parse and was set aside%s as %s; spcstr started a fresh one, so what it held is not shown",
 				env.Rel(filepath.Join(filepath.Dir(path), name[:i])), when, env.Rel(path)),
 			Fix: fmt.Sprintf("look at it for anything you need, then delete it: rm %s", claudesettings.ShellQuote(env.Rel(path)))})
-	})
+	}
+	walk(env.Layout().Dir(), visit)
+	walk(requirements.Locate(env.Root).Dir, visit)
+	reg := registry.Path(env.Getenv)
+	if entries, err := os.ReadDir(filepath.Dir(reg)); err == nil {
+		for _, d := range entries {
+			if strings.HasPrefix(d.Name(), filepath.Base(reg)+corruptMarker) {
+				visit(filepath.Join(filepath.Dir(reg), d.Name()), d)
+			}
+		}
+	}
 	if len(out) == 0 {
 		return []Finding{{Severity: OK, Message: "no corrupt files set aside"}}
 	}

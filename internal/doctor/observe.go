@@ -25,5 +25,12 @@ func checkObservability(_ context.Context, env *Env) []Finding {
 		return []Finding{{Severity: Error, Path: path, Message: fmt.Sprintf("%s: %v", env.Rel(path), err),
 			Fix: "set observability.verbosity to minimal, standard or verbose (docs/observability.md)"}}
 	}
+	if o.Dir != "" {
+		if _, err := env.Layout().ObservabilityPathIn(o.Dir, "session"); err != nil {
+			return []Finding{{Severity: Error, Path: path, Message: fmt.Sprintf("%s: %v; the hook writes each session's observability.jsonl in its session folder instead", env.Rel(path), err),
+				Fix: "set observability.dir to a folder inside the project, relative to its root, that is not a symlink out of it (docs/observability.md)"}}
+		}
+		return []Finding{{Severity: OK, Message: fmt.Sprintf("observability at verbosity %s: each session's log in %s/<session id>.jsonl", v, o.Dir)}}
+	}
 	return []Finding{{Severity: OK, Message: fmt.Sprintf("observability at verbosity %s: each session's observability.jsonl", v)}}
 }

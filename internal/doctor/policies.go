@@ -33,6 +33,11 @@ func checkRequirements(_ context.Context, env *Env) []Finding {
 	if len(out) == 0 {
 		out = append(out, Finding{Severity: OK, Message: fmt.Sprintf("requirements config loads (%s)", strings.Join(relAll(env, cfg.Files), ", "))})
 	}
+	if !cfg.OptedIn && len(cfg.Files) > 0 {
+		out = append(out, Finding{Severity: Info,
+			Message: "requirements are not enforced in this project: it has not opted in (only the global ~/.claude/requirements.yaml exists)",
+			Fix:     "to opt in, create .claude/requirements.yaml (an empty file applies the global requirements) or .claude/requirements.local.yaml"})
+	}
 	return out
 }
 

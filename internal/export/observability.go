@@ -89,7 +89,7 @@ func class(decision, reason, systemMessage string) string {
 // the decision records.
 func (b *builder) observability(id string, recs []Decision) (Observability, error) {
 	o := Observability{Timeline: []TimelineEvent{}, Errors: []GateError{}, CustomEvents: []CustomCount{}}
-	path, err := b.layout.ObservabilityPath(id)
+	path, err := b.layout.ObservabilityLog(id)
 	if err != nil {
 		return o, err
 	}

@@ -155,12 +155,35 @@ func SetAsideName(path string, now time.Time) string {
 // if fn returns changed == true. The read error of a corrupt document is
 // passed to fn through readErr so that it can be recorded.
 func Update(ctx context.Context, path string, v any, fn func(fresh bool, readErr error) (changed bool, err error)) error {
+	return update(ctx, path, "", v, fn)
+}
+
+// UpdateWithLock is Update with the exclusive lock taken on the file
+// lockName in path's folder instead of LockPath(path): for a document
+// shared with another program that serialises its read-modify-writes on
+// a lock file of that name (the requirements framework's <branch>.lock).
+func UpdateWithLock(ctx context.Context, path, lockName string, v any, fn func(fresh bool, readErr error) (changed bool, err error)) error {
+	if lockName == "" || filepath.Base(lockName) != lockName {
+		return fmt.Errorf("lock %s: lock name %q is not a file name", path, lockName)
+	}
+	return update(ctx, path, lockName, v, fn)
+}
+
+func update(ctx context.Context, path, lockName string, v any, fn func(fresh bool, readErr error) (changed bool, err error)) error {
 	root, rel, err := safefs.BeneathCreate(path)
 	if err != nil {
 		return err
 	}
 	defer root.Close()
-	unlock, err := lockIn(ctx, root, rel)
+	var unlock func()
+	if lockName == "" {
+		unlock, err = lockIn(ctx, root, rel)
+	} else {
+		lockRel := filepath.Join(filepath.Dir(rel), lockName)
+		if unlock, err = safefs.Lock(ctx, root, lockRel, LockTimeout); err != nil {
+			err = fmt.Errorf("lock %s: %w", filepath.Join(root.Name(), lockRel), err)
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -303,3 +303,32 @@ func TestDecode(t *testing.T) {
 		t.Errorf("Decode = %v, %v", v, err)
 	}
 }
+
+// UpdateWithLock locks the named sidecar (another program's lock file),
+// not LockPath, and takes only a plain file name.
+func TestUpdateWithLock(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "main.json")
+	var d doc
+	err := UpdateWithLock(context.Background(), p, "main.lock", &d, func(bool, error) (bool, error) {
+		d.N = 7
+		return true, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "main.lock")); err != nil {
+		t.Errorf("sidecar lock: %v", err)
+	}
+	if _, err := os.Stat(LockPath(p)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the default lock file was used too: %v", err)
+	}
+	if err := Read(p, &d); err != nil || d.N != 7 {
+		t.Errorf("Read = %+v, %v", d, err)
+	}
+	for _, bad := range []string{"", "../x.lock", "sub/x.lock"} {
+		if err := UpdateWithLock(context.Background(), p, bad, &d, func(bool, error) (bool, error) { return false, nil }); err == nil {
+			t.Errorf("lock name %q accepted", bad)
+		}
+	}
+}

@@ -97,7 +97,7 @@ func (p *Project) statuses(f *File, key string) []Status {
 	var on, off []Status
 	for _, r := range p.Config.Requirements {
 		s := Status{
-			Name: r.Name, Scope: r.Scope, Enabled: r.Enabled && p.Config.Enabled,
+			Name: r.Name, Scope: r.Scope, Enabled: r.Enabled && p.Config.Active(),
 			Triggered: f.IsTriggered(r.Name, r.Scope, key),
 			Satisfied: f.IsSatisfied(r.Name, r.Scope, key, now),
 			Message:   r.ExpandMessage(key, p.Loc.Branch),
@@ -282,9 +282,11 @@ func Clear(ctx context.Context, root, sessionID, name string, branchScope bool) 
 }
 
 // ResolveSession picks the session `spcstr req` acts on: flag when given,
-// else $CLAUDE_CODE_SESSION_ID, else this project's newest live session:
-// a session under .spcstr/sessions that has not ended and whose Claude Code
-// process is still registered and running. how says which rule chose it.
+// else $CLAUDE_CODE_SESSION_ID, else $CLAUDE_SESSION_ID (the variable the
+// framework's CLI reads), else this project's newest live session: a
+// session under .spcstr/sessions that has not ended and whose Claude Code
+// process is still registered and running. how says which rule chose it;
+// when several sessions are live it names the others and how to pick one.
 func ResolveSession(root, flag string, getenv func(string) string, alive func(pid int) bool) (id, how string, err error) {
 	if flag = strings.TrimSpace(flag); flag != "" {
 		return flag, "--session", nil
@@ -292,8 +294,10 @@ func ResolveSession(root, flag string, getenv func(string) string, alive func(pi
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if env := strings.TrimSpace(getenv("CLAUDE_CODE_SESSION_ID")); env != "" {
-		return env, "$CLAUDE_CODE_SESSION_ID", nil
+	for _, name := range []string{"CLAUDE_CODE_SESSION_ID", "CLAUDE_SESSION_ID"} {
+		if env := strings.TrimSpace(getenv(name)); env != "" {
+			return env, "$" + name, nil
+		}
 	}
 	if alive == nil {
 		alive = registry.Alive
@@ -304,8 +308,11 @@ func ResolveSession(root, flag string, getenv func(string) string, alive func(pi
 		return "", "", err
 	}
 	reg := registry.Load(registry.Path(getenv))
-	var best string
-	var bestAt time.Time
+	type live struct {
+		id string
+		at time.Time
+	}
+	var all []live
 	for _, sid := range ids {
 		s, err := layout.Load(sid)
 		if err != nil || s.Status == state.StatusEnded {
@@ -315,12 +322,19 @@ func ResolveSession(root, flag string, getenv func(string) string, alive func(pi
 		if !ok || !alive(e.PPID) {
 			continue
 		}
-		if best == "" || s.UpdatedAt.After(bestAt) {
-			best, bestAt = sid, s.UpdatedAt
-		}
+		all = append(all, live{sid, s.UpdatedAt})
 	}
-	if best == "" {
-		return "", "", fmt.Errorf("%w: pass --session ID or set CLAUDE_CODE_SESSION_ID (no live session of %s was found)", ErrNoSession, root)
+	if len(all) == 0 {
+		return "", "", fmt.Errorf("%w: pass --session ID or set CLAUDE_SESSION_ID (no live session of %s was found)", ErrNoSession, root)
 	}
-	return best, "newest live session", nil
+	sort.SliceStable(all, func(i, j int) bool { return all[i].at.After(all[j].at) })
+	if len(all) == 1 {
+		return all[0].id, "the only live session", nil
+	}
+	others := make([]string, 0, len(all)-1)
+	for _, l := range all[1:] {
+		others = append(others, registry.ShortID(l.id))
+	}
+	return all[0].id, fmt.Sprintf("newest of %d live sessions; also live: %s; pick another with --session ID or CLAUDE_SESSION_ID",
+		len(all), strings.Join(others, ", ")), nil
 }

@@ -149,13 +149,24 @@ func TestResolveSession(t *testing.T) {
 	alive := func(pid int) bool { return pid == 100 }
 
 	id, how, err := requirements.ResolveSession(root, "", getenv, alive)
-	if err != nil || id != "dddddddd-0000-4000-8000-000000000000" || how != "newest live session" {
+	if err != nil || id != "dddddddd-0000-4000-8000-000000000000" ||
+		how != "newest of 2 live sessions; also live: aaaaaaaa; pick another with --session ID or CLAUDE_SESSION_ID" {
 		t.Errorf("newest live = %q %q %v", id, how, err)
+	}
+	if id, how, _ := requirements.ResolveSession(root, "", getenv, func(pid int) bool { return pid == 200 }); id != "bbbbbbbb-0000-4000-8000-000000000000" || how != "the only live session" {
+		t.Errorf("only live = %q %q", id, how)
+	}
+	// The framework's CLI reads CLAUDE_SESSION_ID; Claude Code's own
+	// variable wins when both are set.
+	env["CLAUDE_SESSION_ID"] = "ffffffff-0000-4000-8000-000000000000"
+	if id, how, _ := requirements.ResolveSession(root, "", getenv, alive); id != env["CLAUDE_SESSION_ID"] || how != "$CLAUDE_SESSION_ID" {
+		t.Errorf("CLAUDE_SESSION_ID = %q %q", id, how)
 	}
 	env["CLAUDE_CODE_SESSION_ID"] = "eeeeeeee-0000-4000-8000-000000000000"
 	if id, how, _ := requirements.ResolveSession(root, "", getenv, alive); id != env["CLAUDE_CODE_SESSION_ID"] || how != "$CLAUDE_CODE_SESSION_ID" {
 		t.Errorf("env = %q %q", id, how)
 	}
+	delete(env, "CLAUDE_SESSION_ID")
 	if id, how, _ := requirements.ResolveSession(root, "abc", getenv, alive); id != "abc" || how != "--session" {
 		t.Errorf("flag = %q %q", id, how)
 	}

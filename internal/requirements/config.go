@@ -23,6 +23,11 @@ const (
 type Config struct {
 	// Enabled is the framework's switch (top-level `enabled`, default true).
 	Enabled bool
+	// OptedIn reports whether the project opted in: it has
+	// .claude/requirements.yaml or .claude/requirements.local.yaml. Without
+	// either, the global file's requirements are shown but enforced nowhere
+	// (as in the Python framework).
+	OptedIn bool
 	// Requirements holds the valid requirements in configuration order
 	// (global first, then names the project and local files add).
 	Requirements []*Req
@@ -85,10 +90,18 @@ func (c *Config) Lookup(name string) *Req {
 	return nil
 }
 
+// Active reports whether requirements are enforced in the project: the
+// framework is switched on and the project opted in.
+func (c *Config) Active() bool { return c != nil && c.Enabled && c.OptedIn }
+
+// OptInHint says how a project that has not opted in does so.
+const OptInHint = "the global ~/.claude/requirements.yaml is enforced only in a project that opts in; " +
+	"to opt in, create .claude/requirements.yaml (an empty file applies the global requirements) or .claude/requirements.local.yaml"
+
 // EnabledReqs returns the enabled requirements, or none when the framework
-// is switched off.
+// is switched off or the project has not opted in.
 func (c *Config) EnabledReqs() []*Req {
-	if c == nil || !c.Enabled {
+	if !c.Active() {
 		return nil
 	}
 	var out []*Req
@@ -194,6 +207,7 @@ func LoadConfig(root string, getenv func(string) string) (*Config, error) {
 	}
 	cfg.origin = origin
 	cfg.build(merged)
+	cfg.OptedIn = Configured(root) // as the gate decides
 	return cfg, nil
 }
 

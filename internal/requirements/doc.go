@@ -4,7 +4,8 @@
 // branch, single_use, permanent), the gate that denies triggering tool calls
 // and blocks Stop while a requirement is unsatisfied, and the operations that
 // `spcstr req` and the dashboard call to inspect, satisfy and clear
-// requirements. Every writer takes the same lock on the state file.
+// requirements. Every writer takes the same lock on the state file, the
+// framework's own: an exclusive flock on <branch>.lock beside it.
 //
 // Skill names. A Skill call satisfies the requirements mapped to its skill
 // (the framework's default mappings plus each requirement's

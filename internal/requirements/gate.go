@@ -257,7 +257,7 @@ func (e *eval) postToolUse() error {
 		call := Call{Tool: "Bash", Command: input.Command}
 		var guarded []*Req
 		for _, r := range e.cfg.EnabledReqs() {
-			if r.Scope == ScopeSingleUse && r.guardsBash(call) {
+			if r.Scope == ScopeSingleUse && r.UsedUpBy(call) {
 				guarded = append(guarded, r)
 			}
 		}

@@ -47,11 +47,22 @@ func emptyMetrics(key, root, branch string, now int64) Metrics {
 // UpdateMetrics runs a locked read-modify-write of session key's metrics,
 // creating the file when it is missing (or set aside as corrupt). fn
 // reports whether it changed anything; a file just created is written
-// either way.
+// either way. A file of another schema version ("1.1") is updated as it
+// is, every field kept: only what spcstr records changes. One that is not
+// a JSON object (it does not parse, or is null) is set aside under a new
+// name, never overwritten, and a fresh one is started.
 func (l Location) UpdateMetrics(ctx context.Context, key string, now time.Time, fn func(m Metrics) bool) error {
 	var m Metrics
-	err := jsonfile.Update(ctx, l.MetricsPath(key), &m, func(fresh bool, _ error) (bool, error) {
-		if fresh || m == nil || m["version"] != MetricsVersion {
+	path := l.MetricsPath(key)
+	err := jsonfile.Update(ctx, path, &m, func(fresh bool, _ error) (bool, error) {
+		if !fresh && m == nil {
+			// "null": nothing to keep, but not spcstr's to overwrite.
+			if _, err := setAsideCopy(path, now); err != nil {
+				return false, fmt.Errorf("set aside %s: %w", path, err)
+			}
+			fresh = true
+		}
+		if fresh {
 			m = emptyMetrics(key, l.Root, l.Branch, now.Unix())
 			fn(m)
 			return true, nil
@@ -64,19 +75,27 @@ func (l Location) UpdateMetrics(ctx context.Context, key string, now time.Time, 
 	return nil
 }
 
-// obj returns m[k] as an object, creating it.
+// obj returns m[k] as an object, creating it when it is missing or null.
+// A value of another type, written by another writer, is kept: what would
+// have gone into it is dropped instead.
 func (m Metrics) obj(k string) map[string]any {
 	o, ok := m[k].(map[string]any)
 	if !ok {
 		o = map[string]any{}
-		m[k] = o
+		if m[k] == nil {
+			m[k] = o
+		}
 	}
 	return o
 }
 
-// list appends v to the list m[k], keeping the last keep items.
+// list appends v to the list m[k], keeping the last keep items. A value of
+// another type is kept, as in obj.
 func (m Metrics) list(k string, v any, keep int) {
-	l, _ := m[k].([]any)
+	l, ok := m[k].([]any)
+	if !ok && m[k] != nil {
+		return
+	}
 	l = append(l, v)
 	if len(l) > keep {
 		l = slices.Clone(l[len(l)-keep:])
@@ -89,7 +108,9 @@ func (m Metrics) requirement(name string) map[string]any {
 	r, ok := reqs[name].(map[string]any)
 	if !ok {
 		r = map[string]any{"triggered_at": nil, "blocked_count": 0, "satisfied_at": nil, "satisfied_by": nil, "time_to_satisfy_seconds": nil}
-		reqs[name] = r
+		if reqs[name] == nil {
+			reqs[name] = r
+		}
 	}
 	return r
 }
@@ -137,7 +158,9 @@ func (m Metrics) RecordTools(counts map[string]int, compactions int) {
 		t, ok := tools[name].(map[string]any)
 		if !ok {
 			t = map[string]any{"count": 0, "blocked_count": 0, "files": []any{}, "commands": []any{}}
-			tools[name] = t
+			if tools[name] == nil {
+				tools[name] = t
+			}
 		}
 		t["count"] = n
 	}

@@ -21,8 +21,12 @@ type StatusReport struct {
 	Session   string `json:"session,omitempty"`
 	StateFile string `json:"state_file"`
 	// Files are the configuration files read, as `req list` names them.
-	Files        []string `json:"files"`
-	Enabled      bool     `json:"enabled"`
+	Files []string `json:"files"`
+	// Enabled: requirements are enforced in this project (switched on,
+	// and the project opted in).
+	Enabled bool `json:"enabled"`
+	// OptedIn: the project has its own requirements file (see OptInHint).
+	OptedIn      bool     `json:"opted_in"`
 	Requirements []Status `json:"requirements"`
 	Warnings     []string `json:"warnings,omitempty"`
 }
@@ -42,7 +46,7 @@ func (p *Project) Report(sessionID string) (*StatusReport, error) {
 	}
 	return &StatusReport{
 		Project: p.Root, Branch: p.Loc.Branch, Session: registry.ShortID(sessionID), StateFile: p.Loc.Path,
-		Files: files, Enabled: p.Config.Enabled, Requirements: st, Warnings: p.Config.Warnings,
+		Files: files, Enabled: p.Config.Active(), OptedIn: p.Config.OptedIn, Requirements: st, Warnings: p.Config.Warnings,
 	}, nil
 }
 
@@ -83,9 +87,7 @@ func (r *StatusReport) WriteText(w io.Writer, how string) {
 		return
 	}
 	fmt.Fprintf(w, "Configuration: %s\n", strings.Join(r.Files, ", "))
-	if !r.Enabled {
-		fmt.Fprintln(w, "Requirements are switched off (enabled: false).")
-	}
+	writeOff(w, r.OptedIn, r.Enabled)
 	if len(r.Requirements) == 0 {
 		fmt.Fprintln(w, "No requirements configured.")
 		return
@@ -159,9 +161,24 @@ func (c *ChangeReport) WriteText(w io.Writer) {
 	}
 }
 
+// writeOff says why requirements are not enforced, if they are not.
+func writeOff(w io.Writer, optedIn, enabled bool) {
+	switch {
+	case !optedIn:
+		fmt.Fprintln(w, "Not enforced here: this project has not opted in ("+OptInHint+").")
+	case !enabled:
+		fmt.Fprintln(w, "Requirements are switched off (enabled: false).")
+	}
+}
+
 // ListReport is `spcstr req list --json`.
 type ListReport struct {
-	Enabled      bool       `json:"enabled"`
+	// Enabled: requirements are enforced in this project (switched on,
+	// and the project opted in).
+	Enabled bool `json:"enabled"`
+	// OptedIn: the project has its own requirements file (see OptInHint).
+	OptedIn      bool       `json:"opted_in"`
+	NotOptedIn   string     `json:"not_opted_in,omitempty"`
 	Files        []string   `json:"files"`
 	Requirements []ListItem `json:"requirements"`
 	Hooks        HookReport `json:"hooks"`
@@ -189,10 +206,13 @@ type HookReport struct {
 
 // List describes the merged configuration.
 func (c *Config) List() *ListReport {
-	l := &ListReport{Enabled: c.Enabled, Files: c.Files, Requirements: []ListItem{}, Warnings: c.Warnings,
+	l := &ListReport{Enabled: c.Active(), OptedIn: c.OptedIn, Files: c.Files, Requirements: []ListItem{}, Warnings: c.Warnings,
 		Hooks: HookReport{c.Hooks.StopVerify, c.Hooks.VerifyScopes, c.Hooks.ClearSessionState, c.Hooks.InjectContext}}
 	if l.Files == nil {
 		l.Files = []string{}
+	}
+	if !c.OptedIn && len(c.Files) > 0 {
+		l.NotOptedIn = OptInHint
 	}
 	for _, r := range c.Requirements {
 		it := ListItem{Name: r.Name, Enabled: r.Enabled, Scope: r.Scope, Message: r.Message, Checklist: r.Checklist, Skills: r.Skills()}
@@ -211,9 +231,7 @@ func (l *ListReport) WriteText(w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "Configuration: %s\n", strings.Join(l.Files, ", "))
-	if !l.Enabled {
-		fmt.Fprintln(w, "Requirements are switched off (enabled: false).")
-	}
+	writeOff(w, l.OptedIn, l.Enabled)
 	if len(l.Requirements) == 0 {
 		fmt.Fprintln(w, "No requirements configured.")
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -46,16 +47,27 @@ func Locate(root string) Location {
 	return loc
 }
 
+// LockName is the framework's lock file of the state file: "<branch
+// file>.lock" beside "<branch file>.json". Each read-modify-write holds an
+// exclusive flock on it, spcstr's and the framework's alike.
+func (l Location) LockName() string {
+	return strings.TrimSuffix(filepath.Base(l.Path), ".json") + ".lock"
+}
+
+// stateReadLockTimeout bounds the wait for the shared lock a read takes.
+const stateReadLockTimeout = 2 * time.Second
+
 // unix returns t as whole Unix seconds, as the framework writes times.
 func unix(t time.Time) float64 { return float64(t.Unix()) }
 
-// Load reads the branch's state without locking (writers replace the file
-// atomically). A missing file is an empty state. Old session keys are
-// migrated in memory. A file that does not parse is reported, not moved:
-// only writers set files aside.
+// Load reads the branch's state under a shared flock on the file itself,
+// as the framework reads it (writers replace the file atomically, so the
+// lock only keeps out a writer that rewrites it in place). A missing file
+// is an empty state. Old session keys are migrated in memory. A file that
+// does not parse is reported, not moved: only writers set files aside.
 func (l Location) Load() (*File, error) {
 	f := &File{}
-	data, err := safefs.ReadFile(l.Path, safefs.MaxStateBytes)
+	data, err := readShared(l.Path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return f, nil
@@ -92,7 +104,7 @@ func (f *File) normalize() {
 // where the old one went.
 func (l Location) Update(ctx context.Context, now time.Time, fn func(f *File) bool) (notice string, err error) {
 	var f File
-	err = jsonfile.Update(ctx, l.Path, &f, func(fresh bool, readErr error) (bool, error) {
+	err = jsonfile.UpdateWithLock(ctx, l.Path, l.LockName(), &f, func(fresh bool, readErr error) (bool, error) {
 		if readErr != nil {
 			notice = fmt.Sprintf("requirements state could not be read and was set aside (%v); starting a fresh one", readErr)
 		}
@@ -148,4 +160,27 @@ func setAsideCopy(path string, now time.Time) (string, error) {
 	}
 	aside := jsonfile.SetAsideName(path, now)
 	return aside, jsonfile.Write(aside, data)
+}
+
+// readShared reads a regular file (at most safefs.MaxStateBytes) under a
+// shared flock on it. A lock that cannot be had in time is not waited for
+// longer: the file is read all the same (writers replace it atomically).
+func readShared(path string) ([]byte, error) {
+	fh, fi, err := safefs.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	_ = safefs.LockFile(context.Background(), fh, true, stateReadLockTimeout)
+	if fi.Size() > safefs.MaxStateBytes {
+		return nil, fmt.Errorf("%s: %w", path, safefs.ErrTooLarge)
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, safefs.MaxStateBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > safefs.MaxStateBytes {
+		return nil, fmt.Errorf("%s: %w", path, safefs.ErrTooLarge)
+	}
+	return data, nil
 }

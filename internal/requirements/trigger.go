@@ -241,6 +241,26 @@ func (r *Req) guardsBash(c Call) bool {
 	return c.Tool == "Bash" && r.Triggered(c)
 }
 
+// gitCommit matches a `git commit` anywhere in a command line (after
+// git's own options, such as -C DIR or -c KEY=VALUE).
+var gitCommit = regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+-[cC]\s+\S+|\s+--?[\w-]+(?:=\S+)?)*\s+commit(?:\s|$|;|&|\|)`)
+
+// UsedUpBy reports whether call, once it completed, uses up the
+// single_use requirement r: a Bash trigger of r matches the command, or r
+// has no Bash trigger (Edit, Write, ...: the seed's pre_commit_review
+// scenario) and the command is a `git commit`.
+func (r *Req) UsedUpBy(c Call) bool {
+	if c.Tool != "Bash" {
+		return false
+	}
+	for _, t := range r.Triggers {
+		if t.Tool == "Bash" {
+			return r.guardsBash(c)
+		}
+	}
+	return gitCommit.MatchString(c.Command)
+}
+
 // planFile reports whether path is a plan file, which the framework never
 // gates: plan mode must be able to write the plan that satisfies the
 // requirements (~/.claude/plans/ and any .claude/plans/ folder).

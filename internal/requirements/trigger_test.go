@@ -321,3 +321,36 @@ func TestPythonPatternsThroughCompanion(t *testing.T) {
 		t.Error("matched without the companion")
 	}
 }
+
+// A single_use requirement is used up by its own Bash trigger, or, when it
+// guards no Bash command (Edit needs pre_commit_review), by a git commit.
+func TestUsedUpBy(t *testing.T) {
+	edit := &Req{Name: "review", Scope: ScopeSingleUse, Triggers: []Trigger{{Tool: "Edit"}, {Tool: "Write"}}}
+	re, err := compilePattern(`npm\s+publish`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	publish := &Req{Name: "release", Scope: ScopeSingleUse, Triggers: []Trigger{{Tool: "Bash", CommandPattern: `npm\s+publish`, re: re}}}
+	for _, c := range []struct {
+		req  *Req
+		call Call
+		want bool
+	}{
+		{edit, Call{Tool: "Bash", Command: "git commit -m x"}, true},
+		{edit, Call{Tool: "Bash", Command: "git add . && git commit -am 'x'"}, true},
+		{edit, Call{Tool: "Bash", Command: "git -C sub commit"}, true},
+		{edit, Call{Tool: "Bash", Command: "git -c user.name=x commit --amend"}, true},
+		{edit, Call{Tool: "Bash", Command: "git --no-pager commit"}, true},
+		{edit, Call{Tool: "Bash", Command: "git status"}, false},
+		{edit, Call{Tool: "Bash", Command: "git log --grep commit"}, false},
+		{edit, Call{Tool: "Bash", Command: "echo git-commit"}, false},
+		{edit, Call{Tool: "Edit"}, false},
+		// Its own Bash trigger decides; a commit does not use it up.
+		{publish, Call{Tool: "Bash", Command: "npm publish"}, true},
+		{publish, Call{Tool: "Bash", Command: "git commit -m x"}, false},
+	} {
+		if got := c.req.UsedUpBy(c.call); got != c.want {
+			t.Errorf("%s.UsedUpBy(%q) = %v, want %v", c.req.Name, c.call.Command, got, c.want)
+		}
+	}
+}

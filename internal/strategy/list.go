@@ -14,14 +14,36 @@ import (
 type Listed struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
-	Enabled     bool   `json:"enabled"`
-	FailMode    string `json:"fail_mode"`
+	// Version is the strategy's version (see Version).
+	Version  string `json:"version"`
+	Enabled  bool   `json:"enabled"`
+	FailMode string `json:"fail_mode"`
 	// DryRun says whether and why its decisions are not enforced: "" (they
 	// are), "strategy" (its own dry_run), "global" (dry_run at the top of
 	// config.yaml, or SPCSTR_DRY_RUN=1).
 	DryRun string `json:"dry_run,omitempty"`
 	// Hooks are the hooks it uses; blocking ones end in "!".
 	Hooks []string `json:"hooks"`
+}
+
+// FirstVersion is the version of a built-in strategy whose behaviour has
+// not changed since strategies were versioned.
+const FirstVersion = "1.0.0"
+
+// versions holds the built-in strategies whose behaviour (their decisions
+// or the text they inject) changed since then. A change bumps the
+// strategy's entry here and says what changed in
+// docs/feedback-and-strategies.md.
+var versions = map[string]string{
+	NameLongRunning: "1.1.0", // the context after compaction carries "Session #N"
+}
+
+// Version returns the version of the built-in strategy name.
+func Version(name string) string {
+	if v, ok := versions[name]; ok {
+		return v
+	}
+	return FirstVersion
 }
 
 // List describes every strategy config.yaml lists, disabled ones included,
@@ -33,7 +55,7 @@ func List(cfg *config.Config, getenv func(string) string) ([]Listed, []Problem) 
 	global := cfg != nil && cfg.DryRun || getenv != nil && getenv("SPCSTR_DRY_RUN") == "1"
 	out := make([]Listed, 0, len(loaded))
 	for _, l := range loaded {
-		e := Listed{Name: l.Name, Description: l.Description, Enabled: l.Enabled, FailMode: l.FailMode, Hooks: []string{}}
+		e := Listed{Name: l.Name, Description: l.Description, Version: Version(l.Name), Enabled: l.Enabled, FailMode: l.FailMode, Hooks: []string{}}
 		switch {
 		case l.DryRun:
 			e.DryRun = "strategy"

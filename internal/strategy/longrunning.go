@@ -224,8 +224,8 @@ func (s *longRunning) codingContext(ctx context.Context, in *gate.Input, st lrSt
 func (s *longRunning) compactContext(in *gate.Input, st lrState) string {
 	passing, total := s.countFeatures(in)
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Context Restored After Compaction\n\n- Features: %d/%d passing\n- Files modified this session: %d\n- Commits this session: %d\n",
-		passing, total, len(in.Session.Files.New)+len(in.Session.Files.Edited), st.Commits)
+	fmt.Fprintf(&b, "## Context Restored After Compaction\n\n- Features: %d/%d passing\n- Session %s\n- Files modified this session: %d\n- Commits this session: %d\n",
+		passing, total, s.sessionCount(in, st), len(in.Session.Files.New)+len(in.Session.Files.Edited), st.Commits)
 	if c := st.Checkpoint; c != nil {
 		fmt.Fprintf(&b, "- Compaction checkpoint (%s): %d/%d features passing, %d files modified, %d commits\n",
 			c.At.UTC().Format(time.RFC3339), c.Passing, c.Total, c.FilesModified, c.Commits)

@@ -21,7 +21,7 @@ const customWindow = 128 << 10
 // first, their text made safe to print. It reads at most the file's last
 // 128 KiB; a missing or unreadable file gives none.
 func ReadCustom(l state.Layout, id string) []Event {
-	path, err := l.ObservabilityPath(id)
+	path, err := l.ObservabilityLog(id)
 	if err != nil {
 		return nil
 	}
