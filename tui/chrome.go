@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/dylan-gluck/spcstr/tui/draw"
-	"github.com/dylan-gluck/spcstr/tui/reqpane"
+	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/text"
 )
 
@@ -114,7 +114,7 @@ func (m Model) footer() string {
 	// Short help without the long "coming with" suffixes.
 	short := make([]key.Binding, 0, len(ks))
 	for _, b := range ks {
-		d := strings.TrimSuffix(b.Help().Desc, " ("+reqpane.ComingSoon+")")
+		d := strings.TrimSuffix(b.Help().Desc, " ("+reqs.ComingSoon+")")
 		short = append(short, key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, d)))
 	}
 	return text.Fit(m.help.ShortHelpView(short), m.width)

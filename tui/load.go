@@ -10,11 +10,11 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/registry"
-	reqs "github.com/dylan-gluck/spcstr/internal/requirements"
+	"github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
 	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/tui/looppane"
-	"github.com/dylan-gluck/spcstr/tui/reqpane"
+	"github.com/dylan-gluck/spcstr/tui/loop"
+	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/watch"
@@ -74,11 +74,11 @@ func historyCmd(l state.Layout, id string) tea.Cmd {
 	return func() tea.Msg { return historyMsg{store.ReadHistory(l, id)} }
 }
 
-func reqCmd(ctx context.Context, load reqpane.Loader, req reqpane.Request) tea.Cmd {
+func reqCmd(ctx context.Context, load reqs.Loader, req reqs.Request) tea.Cmd {
 	return func() tea.Msg { return reqMsg{id: req.SessionID, view: load(ctx, req)} }
 }
 
-func feedbackCmd(ctx context.Context, load looppane.Loader, req looppane.Request) tea.Cmd {
+func feedbackCmd(ctx context.Context, load loop.Loader, req loop.Request) tea.Cmd {
 	return func() tea.Msg { return feedbackMsg{id: req.SessionID, view: load(ctx, req)} }
 }
 
@@ -127,7 +127,7 @@ func tickCmd(d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-func actionCmd(ctx context.Context, act reqpane.Action, req reqpane.Request, name, done string) tea.Cmd {
+func actionCmd(ctx context.Context, act reqs.Action, req reqs.Request, name, done string) tea.Cmd {
 	return func() tea.Msg {
 		if err := act(ctx, req, name); err != nil {
 			return actionDoneMsg{err: err}
@@ -138,8 +138,8 @@ func actionCmd(ctx context.Context, act reqpane.Action, req reqpane.Request, nam
 
 // The requirement and loop panes' reads, and the requirement actions.
 
-func (m *Model) reqRequest() reqpane.Request {
-	r := reqpane.Request{Root: m.opt.Layout.Root, SessionID: m.selected}
+func (m *Model) reqRequest() reqs.Request {
+	r := reqs.Request{Root: m.opt.Layout.Root, SessionID: m.selected}
 	if s, ok := m.st.Summary(m.selected); ok {
 		r.Branch = s.Branch
 	}
@@ -151,11 +151,11 @@ func (m *Model) loadReq() tea.Cmd {
 }
 
 func (m *Model) loadFeedback() tea.Cmd {
-	return feedbackCmd(m.ctx, m.opt.Feedback, looppane.Request{Root: m.opt.Layout.Root, SessionID: m.selected})
+	return feedbackCmd(m.ctx, m.opt.Feedback, loop.Request{Root: m.opt.Layout.Root, SessionID: m.selected})
 }
 
-func (m *Model) runAction(a reqpane.ActionMsg) tea.Cmd {
-	var act reqpane.Action
+func (m *Model) runAction(a reqs.ActionMsg) tea.Cmd {
+	var act reqs.Action
 	var done string
 	switch a.Kind {
 	case "satisfy-session":
@@ -166,7 +166,7 @@ func (m *Model) runAction(a reqpane.ActionMsg) tea.Cmd {
 		act, done = m.opt.ReqActions.Clear, "cleared: "+a.Name
 	}
 	if act == nil {
-		m.flash("satisfy and clear are " + reqpane.ComingSoon)
+		m.flash("satisfy and clear are " + reqs.ComingSoon)
 		return nil
 	}
 	if a.Name == "" {
@@ -180,5 +180,5 @@ func (m *Model) runAction(a reqpane.ActionMsg) tea.Cmd {
 // at root: <git common dir>/requirements, or .spcstr/requirements outside
 // git (docs/layout.md).
 func RequirementsDir(root string) string {
-	return reqs.Locate(root).Dir
+	return requirements.Locate(root).Dir
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/detail"
 	"github.com/dylan-gluck/spcstr/tui/events"
-	"github.com/dylan-gluck/spcstr/tui/looppane"
+	"github.com/dylan-gluck/spcstr/tui/loop"
 	"github.com/dylan-gluck/spcstr/tui/pane"
-	"github.com/dylan-gluck/spcstr/tui/reqpane"
+	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/sessions"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
@@ -84,8 +84,8 @@ type Model struct {
 	list *sessions.Model
 	det  *detail.Model
 	ev   *events.Model
-	req  *reqpane.Model
-	fb   *looppane.Model
+	req  *reqs.Model
+	fb   *loop.Model
 	help help.Model
 
 	width, height int
@@ -132,7 +132,7 @@ func New(ctx context.Context, opt Options) Model {
 		ctx: ctx, opt: opt, shared: &shared{}, keys: DefaultKeyMap(), styles: st, isDark: true,
 		st:   store.New(opt.Layout),
 		list: sessions.New(st), det: detail.New(st), ev: events.New(st),
-		req: reqpane.New(st, wired), fb: looppane.New(st), help: help.New(),
+		req: reqs.New(st, wired), fb: loop.New(st), help: help.New(),
 		focus: PaneSessions, right: PaneDetail, follow: true,
 		tick: time.Second, project: text.Sanitize(filepath.Base(opt.Layout.Root)),
 		asking: map[string]bool{},
@@ -266,7 +266,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.id == m.selected {
 			m.fb.SetView(msg.view)
 		}
-	case reqpane.ActionMsg:
+	case reqs.ActionMsg:
 		cmds = append(cmds, m.runAction(msg))
 	case actionDoneMsg:
 		if msg.err != nil {

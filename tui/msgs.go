@@ -6,8 +6,8 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
-	"github.com/dylan-gluck/spcstr/tui/looppane"
-	"github.com/dylan-gluck/spcstr/tui/reqpane"
+	"github.com/dylan-gluck/spcstr/tui/loop"
+	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/watch"
 )
@@ -36,11 +36,11 @@ type (
 	}
 	reqMsg struct {
 		id   string
-		view reqpane.View
+		view reqs.View
 	}
 	feedbackMsg struct {
 		id   string
-		view looppane.View
+		view loop.View
 	}
 	watchStartedMsg struct {
 		w   *watch.Watcher
