@@ -33,11 +33,14 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.helpOffset += max(m.bodyHeight()-1, 1)
 		case k.String() == "pgup":
 			m.helpOffset = max(m.helpOffset-m.bodyHeight()+1, 0)
-		case key.Matches(k, m.keys.Quit):
-			return m, m.quit(k)
-		default:
+		case k.String() == "home" || k.String() == "g":
+			m.helpOffset = 0
+		case k.String() == "end" || k.String() == "G":
+			m.helpOffset = len(m.helpLines())
+		case key.Matches(k, m.keys.CloseHelp):
 			m.showHelp = false
 		}
+		m.helpOffset = min(m.helpOffset, max(len(m.helpLines())-m.bodyHeight(), 0))
 		return m, nil
 	}
 	if m.focus == PaneSessions && m.list.Editing() {
@@ -108,10 +111,16 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	// The focused pane: the sessions list may change the selection, the
 	// event tail may switch between the selected session and all.
-	before, all, decisions := m.currentID(), m.ev.All(), m.ev.DecisionsOnly()
+	before, all, decisions, order := m.currentID(), m.ev.All(), m.ev.DecisionsOnly(), m.list.Order()
 	cmd := m.pane(m.focus).Update(k)
 	switch m.focus {
 	case PaneSessions:
+		if m.list.Order() != order {
+			m.flash("sorted: " + m.list.Order().String())
+			if m.follow {
+				m.list.SelectNewest()
+			}
+		}
 		if m.currentID() != before || m.list.Editing() {
 			m.follow = false
 		}

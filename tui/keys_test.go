@@ -108,7 +108,17 @@ func TestHelpAndQuit(t *testing.T) {
 	if m.showHelp {
 		t.Fatal("esc did not close help")
 	}
-	_, cmd := m.Update(press("q")[0])
+	// q closes help; it quits only outside it.
+	m = send(t, m, press("?")...)
+	next, cmd := m.Update(press("q")[0])
+	m = next.(Model)
+	if m.showHelp || cmd != nil {
+		t.Fatalf("q in help: show %v, command %v; want help closed, no quit", m.showHelp, cmd)
+	}
+	if p := plain(m); strings.Contains(p, "any key") {
+		t.Fatalf("help says any key closes it:\n%s", p)
+	}
+	_, cmd = m.Update(press("q")[0])
 	if cmd == nil {
 		t.Fatal("q returned no command")
 	}

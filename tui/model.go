@@ -287,6 +287,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case strategiesMsg:
 		m.strategies = msg
 		m.cfgBell = msg.bell
+		m.req.SetDryRun(msg.dryRun)
 		m.list.SetPrices(msg.prices)
 		m.det.SetPrices(msg.prices)
 		m.det.Refresh(m.now())

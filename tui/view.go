@@ -124,7 +124,7 @@ func (m Model) Render() string {
 	w := m.width
 	lines := []string{m.header()}
 	if m.showHelp {
-		lines = append(lines, text.Fit(st.Section.Render("Keys")+st.Faint.Render("  (any key closes, j/k scroll)"), w))
+		lines = append(lines, text.Fit(st.Section.Render("Help")+st.Faint.Render("  (q/esc close · j/k scroll)"), w))
 		lines = append(lines, m.helpView(m.bodyHeight()))
 		lines = append(lines, m.footer())
 		return strings.Join(lines, "\n")

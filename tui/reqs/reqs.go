@@ -189,7 +189,12 @@ type Model struct {
 	cursor int
 	width  int
 	height int
+	dryRun bool
 }
+
+// SetDryRun says whether the project's gates run in dry-run (they log what
+// they would decide and block nothing); the pane says so under its title.
+func (m *Model) SetDryRun(dry bool) { m.dryRun = dry }
 
 var (
 	_ pane.Component = (*Model)(nil)
@@ -283,6 +288,11 @@ func (m *Model) View() string {
 		title += " · " + m.view.Branch
 	}
 	add(st.Section.Render(title))
+	if m.dryRun {
+		for _, l := range text.Wrap("dry run: these requirements are checked and logged, never enforced (dry_run in .spcstr/config.yaml)", w-1) {
+			add(" " + st.Warn.Render(l))
+		}
+	}
 	if m.view.Err != "" {
 		for _, l := range text.Wrap(m.view.Err, w-1) {
 			add(" " + st.Error.Render(l))
