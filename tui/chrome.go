@@ -129,6 +129,9 @@ func (m Model) footer() string {
 	switch {
 	case m.showHelp:
 		keep = []key.Binding{m.keys.CloseHelp, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
+	case m.showEntry:
+		ks = m.entry.ShortHelp()
+		keep = []key.Binding{m.entry.Keys.Close, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
 	case m.focus == PaneSessions && m.list.Editing(), m.focus == PaneEvents && m.ev.Editing():
 		keep = focused.ShortHelp() // the filter's keys only
 	case m.focus == PaneSessions:

@@ -43,6 +43,17 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.helpOffset = min(m.helpOffset, max(len(m.helpLines())-m.bodyHeight(), 0))
 		return m, nil
 	}
+	if m.showEntry {
+		switch {
+		case k.String() == "ctrl+c":
+			return m, tea.Quit
+		case key.Matches(k, m.entry.Keys.Close):
+			m.showEntry = false
+		default:
+			return m, m.entry.Update(k)
+		}
+		return m, nil
+	}
 	if m.focus == PaneSessions && m.list.Editing() {
 		if k.String() == "ctrl+c" {
 			return m, tea.Quit
@@ -142,6 +153,7 @@ func (m *Model) setFocus(p Pane) {
 		m.right = p
 	}
 	m.list.SetFocused(p == PaneSessions)
+	m.ev.SetFocused(p == PaneEvents)
 	m.layout()
 }
 
@@ -158,6 +170,10 @@ func (m Model) handleWheel(msg tea.MouseWheelMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.showHelp {
 		m.helpOffset = max(m.helpOffset+d*3, 0)
+		return m, nil
+	}
+	if m.showEntry {
+		m.entry.Scroll(pane.Move{Lines: d * 3})
 		return m, nil
 	}
 	target := m.focus

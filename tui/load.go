@@ -74,6 +74,14 @@ func historyCmd(l state.Layout, id string) tea.Cmd {
 	return func() tea.Msg { return historyMsg{store.ReadHistory(l, id)} }
 }
 
+// entryCmd finds the log entry ev was read from.
+func entryCmd(l state.Layout, ev store.Event) tea.Cmd {
+	return func() tea.Msg {
+		raw, ok := store.FindEntry(l.LogsDir(), ev)
+		return entryMsg{ev: ev, raw: raw, ok: ok}
+	}
+}
+
 func reqCmd(ctx context.Context, load reqs.Loader, req reqs.Request) tea.Cmd {
 	return func() tea.Msg { return reqMsg{id: req.SessionID, view: load(ctx, req)} }
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/detail"
+	"github.com/dylan-gluck/spcstr/tui/entry"
 	"github.com/dylan-gluck/spcstr/tui/events"
 	"github.com/dylan-gluck/spcstr/tui/loop"
 	"github.com/dylan-gluck/spcstr/tui/pane"
@@ -87,6 +88,9 @@ type Model struct {
 	req  *reqs.Model
 	fb   *loop.Model
 	help help.Model
+	// entry shows one event in full while showEntry.
+	entry     *entry.Model
+	showEntry bool
 
 	width, height int
 	focus         Pane
@@ -132,7 +136,7 @@ func New(ctx context.Context, opt Options) Model {
 		ctx: ctx, opt: opt, shared: &shared{}, keys: DefaultKeyMap(), styles: st, isDark: true,
 		st:   store.New(opt.Layout),
 		list: sessions.New(st), det: detail.New(st), ev: events.New(st),
-		req: reqs.New(st, wired), fb: loop.New(st), help: help.New(),
+		req: reqs.New(st, wired), fb: loop.New(st), help: help.New(), entry: entry.New(st),
 		focus: PaneSessions, right: PaneDetail, follow: true,
 		tick: time.Second, project: text.Sanitize(filepath.Base(opt.Layout.Root)),
 		asking: map[string]bool{},
@@ -266,6 +270,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.id == m.selected {
 			m.fb.SetView(msg.view)
 		}
+	case events.OpenMsg:
+		m.showEntry = true
+		m.entry.Open(msg.Event)
+		m.entry.SetSize(m.width, m.bodyHeight()+1)
+		cmds = append(cmds, entryCmd(m.opt.Layout, msg.Event))
+	case entryMsg:
+		if m.showEntry && msg.ev == m.entry.Event() {
+			m.entry.SetRaw(msg.raw, msg.ok)
+		}
 	case reqs.ActionMsg:
 		cmds = append(cmds, m.runAction(msg))
 	case actionDoneMsg:
@@ -359,6 +372,7 @@ func (m *Model) setStyles(st *theme.Styles) {
 		m.pane(p).SetStyles(st)
 	}
 	m.help.Styles = st.Help
+	m.entry.SetStyles(st)
 	m.det.Refresh(m.now())
 }
 

@@ -56,6 +56,12 @@ type (
 		conflict bool // strategy.Validate reports a conflict
 		err      error
 	}
+	// entryMsg: the raw log entry of an event opened in full.
+	entryMsg struct {
+		ev  store.Event
+		raw []byte
+		ok  bool
+	}
 	changeMsg     struct{ c watch.Change }
 	watchEndedMsg struct{}
 	tickMsg       time.Time

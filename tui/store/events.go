@@ -308,3 +308,40 @@ func parseEvent(raw []byte) (Event, bool) {
 		(e.Outcome != nil && e.Outcome.Error != "")
 	return ev, true
 }
+
+// entrySearchBytes bounds how far back in each log FindEntry looks.
+const entrySearchBytes = 32 << 20
+
+// maxEntryBytes bounds the entry FindEntry returns (a log entry's payload
+// fields are capped when written; this is a second bound on what is kept).
+const maxEntryBytes = 4 << 20
+
+// FindEntry looks in the logs of dir, newest entries first and at most
+// about 32 MiB back in each, for the raw entry ev was read from, so that
+// it can be shown in full. It reports false when the entry is no longer
+// there (rotated away, further back, or not from a log).
+func FindEntry(dir string, ev Event) ([]byte, bool) {
+	needle := []byte(`"session_id":` + jsonString(ev.Session))
+	var found []byte
+	for _, p := range LogPaths(dir) {
+		_ = logs.Backward(p, entrySearchBytes, func(raw []byte) error {
+			if len(raw) > maxEntryBytes || !bytes.Contains(raw, needle) {
+				return nil
+			}
+			e, ok := ParseEvent(raw)
+			if !ok || !e.At.Equal(ev.At) {
+				return nil
+			}
+			e.At = ev.At // same instant, maybe another location
+			if e == ev {
+				found = bytes.Clone(raw)
+				return logs.ErrStop
+			}
+			return nil
+		})
+		if found != nil {
+			return found, true
+		}
+	}
+	return nil, false
+}
