@@ -135,7 +135,7 @@ func (m Model) footer() string {
 	case m.focus == PaneSessions && m.list.Editing(), m.focus == PaneEvents && m.ev.Editing():
 		keep = focused.ShortHelp() // the filter's keys only
 	case m.focus == PaneSessions:
-		ks = append(focused.ShortHelp(), m.keys.Follow)
+		ks = append(focused.ShortHelp(), m.keys.Focus, m.keys.Follow)
 		keep = []key.Binding{m.keys.Help, m.keys.Quit}
 	default:
 		ks = focused.ShortHelp()
@@ -185,7 +185,7 @@ func legend(sym, desc string) key.Binding { return key.NewBinding(key.WithHelp(s
 func (m Model) helpGroups() []helpGroup {
 	g := m.keys
 	groups := []helpGroup{
-		{"Everywhere", []key.Binding{g.Help, g.CloseHelp, g.Quit, g.NextPane, g.PrevPane, g.Pane1, g.Pane2, g.Pane3, g.Pane4, g.Pane5, g.Back, g.Follow, g.PrevSession, g.NextSession}},
+		{"Everywhere", []key.Binding{g.Help, g.CloseHelp, g.Quit, g.Focus, g.NextPane, g.PrevPane, g.Pane1, g.Pane2, g.Pane3, g.Pane4, g.Pane5, g.Back, g.Follow, g.PrevSession, g.NextSession}},
 	}
 	for p := range paneCount {
 		var ks []key.Binding

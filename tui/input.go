@@ -75,6 +75,12 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, m.keys.Help):
 		m.showHelp, m.helpOffset = true, 0
 		return m, nil
+	case key.Matches(k, m.keys.Focus):
+		if m.selected == "" {
+			m.flash("no session selected")
+			return m, nil
+		}
+		return m, focusCmd(m.ctx, m.opt.Layout, m.selected)
 	case key.Matches(k, m.keys.Follow):
 		m.follow = !m.follow
 		if m.follow {

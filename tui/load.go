@@ -3,11 +3,13 @@ package tui
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/focus"
 	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/internal/requirements"
@@ -72,6 +74,19 @@ func customCmd(l state.Layout, id string) tea.Cmd {
 
 func historyCmd(l state.Layout, id string) tea.Cmd {
 	return func() tea.Msg { return historyMsg{store.ReadHistory(l, id)} }
+}
+
+// focusCmd brings session id's terminal pane to the front (the terminal
+// its state.json recorded at its start).
+func focusCmd(ctx context.Context, l state.Layout, id string) tea.Cmd {
+	return func() tea.Msg {
+		s, err := l.Load(id)
+		if err != nil {
+			return focusDoneMsg{err: fmt.Errorf("cannot read the session's state: %w", err)}
+		}
+		did, err := focus.Focus(ctx, s.Terminal, focus.Options{})
+		return focusDoneMsg{did: did, err: err}
+	}
 }
 
 // entryCmd finds the log entry ev was read from.

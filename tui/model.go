@@ -279,6 +279,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.showEntry && msg.ev == m.entry.Event() {
 			m.entry.SetRaw(msg.raw, msg.ok)
 		}
+	case focusDoneMsg:
+		if msg.err != nil {
+			m.flash(msg.err.Error())
+		} else {
+			m.flash("went to " + msg.did)
+		}
 	case reqs.ActionMsg:
 		cmds = append(cmds, m.runAction(msg))
 	case actionDoneMsg:

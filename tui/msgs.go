@@ -62,6 +62,11 @@ type (
 		raw []byte
 		ok  bool
 	}
+	// focusDoneMsg: what o did, or why it could not.
+	focusDoneMsg struct {
+		did string
+		err error
+	}
 	changeMsg     struct{ c watch.Change }
 	watchEndedMsg struct{}
 	tickMsg       time.Time
