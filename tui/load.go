@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -16,6 +17,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/strategy"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/loop"
+	"github.com/dylan-gluck/spcstr/tui/notify"
 	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
@@ -89,6 +91,23 @@ func focusCmd(ctx context.Context, l state.Layout, id string) tea.Cmd {
 	}
 }
 
+// notifyCmd delivers a notice, unless the session's pane is the one in
+// front (its terminal says so).
+func notifyCmd(ctx context.Context, l state.Layout, n notify.Notice, m notify.Method, inTmux bool) tea.Cmd {
+	return func() tea.Msg {
+		if s, err := l.Load(n.ID); err == nil && focus.Active(ctx, s.Terminal) {
+			return nil
+		}
+		if m.Kind == "command" {
+			if err := notify.Run(ctx, m, n.Title, n.Body); err != nil {
+				return notifyErrMsg{err}
+			}
+			return nil
+		}
+		return notifyRawMsg{notify.Sequence(m.Kind, n.Title, n.Body, inTmux)}
+	}
+}
+
 // entryCmd finds the log entry ev was read from.
 func entryCmd(l state.Layout, ev store.Event) tea.Cmd {
 	return func() tea.Msg {
@@ -120,10 +139,31 @@ func strategiesCmd(l state.Layout) tea.Cmd {
 		var perr error
 		msg.prices, perr = pricing.Load(cfg)
 		var dash struct {
-			Bell bool `yaml:"bell"`
+			Bell          bool     `yaml:"bell"`
+			Notify        bool     `yaml:"notify"`
+			NotifyVia     string   `yaml:"notify_via"`
+			NotifyCommand []string `yaml:"notify_command"`
+			// NotifyAfter is how long a turn must run for its end to be
+			// notified ("2m" by default; "0" or "off": never).
+			NotifyAfter string `yaml:"notify_after"`
 		}
 		derr := cfg.Section("dashboard", &dash)
 		msg.bell = dash.Bell
+		msg.notify = dash.Notify
+		msg.method, msg.methodErr = notify.Choose(dash.NotifyVia, dash.NotifyCommand, os.Getenv)
+		msg.inTmux = os.Getenv("TMUX") != ""
+		switch dash.NotifyAfter {
+		case "":
+		case "0", "off":
+			msg.longTurn = -1
+		default:
+			d, perr := time.ParseDuration(dash.NotifyAfter)
+			if perr != nil || d <= 0 {
+				derr = cmp.Or(derr, fmt.Errorf("dashboard.notify_after %q: want a duration such as 2m, or off", dash.NotifyAfter))
+			} else {
+				msg.longTurn = d
+			}
+		}
 		msg.err = cmp.Or(msg.err, perr, derr)
 		return msg
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/dylan-gluck/spcstr/tui/entry"
 	"github.com/dylan-gluck/spcstr/tui/events"
 	"github.com/dylan-gluck/spcstr/tui/loop"
+	"github.com/dylan-gluck/spcstr/tui/notify"
 	"github.com/dylan-gluck/spcstr/tui/pane"
 	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/sessions"
@@ -121,6 +122,11 @@ type Model struct {
 	asking  map[string]bool
 	ring    bool
 	cfgBell bool // dashboard.bell in .spcstr/config.yaml
+	// tracker turns status changes into notices; pending holds those
+	// to send after this update; cfgNotify is dashboard.notify.
+	tracker   *notify.Tracker
+	pending   []notify.Notice
+	cfgNotify bool
 }
 
 // New builds the dashboard's model. Nothing is read until Init's commands
@@ -139,7 +145,7 @@ func New(ctx context.Context, opt Options) Model {
 		req: reqs.New(st, wired), fb: loop.New(st), help: help.New(), entry: entry.New(st),
 		focus: PaneSessions, right: PaneDetail, follow: true,
 		tick: time.Second, project: text.Sanitize(filepath.Base(opt.Layout.Root)),
-		asking: map[string]bool{},
+		asking: map[string]bool{}, tracker: &notify.Tracker{},
 	}
 	m.help.Styles = st.Help
 	if opt.Back {
@@ -270,21 +276,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.id == m.selected {
 			m.fb.SetView(msg.view)
 		}
-	case events.OpenMsg:
-		m.showEntry = true
-		m.entry.Open(msg.Event)
-		m.entry.SetSize(m.width, m.bodyHeight()+1)
-		cmds = append(cmds, entryCmd(m.opt.Layout, msg.Event))
-	case entryMsg:
-		if m.showEntry && msg.ev == m.entry.Event() {
-			m.entry.SetRaw(msg.raw, msg.ok)
-		}
-	case focusDoneMsg:
-		if msg.err != nil {
-			m.flash(msg.err.Error())
-		} else {
-			m.flash("went to " + msg.did)
-		}
+	case events.OpenMsg, entryMsg, focusDoneMsg, notifyRawMsg, notifyErrMsg:
+		cmds = append(cmds, m.reach(msg))
 	case reqs.ActionMsg:
 		cmds = append(cmds, m.runAction(msg))
 	case actionDoneMsg:
@@ -306,6 +299,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case strategiesMsg:
 		m.strategies = msg
 		m.cfgBell = msg.bell
+		m.cfgNotify = msg.notify
+		m.tracker.LongTurn = msg.longTurn
+		if msg.methodErr != nil {
+			m.flash("config: " + msg.methodErr.Error())
+		}
 		m.req.SetDryRun(msg.dryRun)
 		m.list.SetPrices(msg.prices)
 		m.det.SetPrices(msg.prices)
@@ -338,6 +336,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, aliveCmd(reg, m.opt.Alive))
 		}
 	}
+	cmds = append(cmds, m.sendNotices()...)
 	if m.ring {
 		m.ring = false
 		if m.opt.Bell || m.cfgBell {

@@ -7,6 +7,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
 	"github.com/dylan-gluck/spcstr/tui/loop"
+	"github.com/dylan-gluck/spcstr/tui/notify"
 	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/watch"
@@ -55,7 +56,17 @@ type (
 		dryRun   bool // the whole config is dry-run
 		conflict bool // strategy.Validate reports a conflict
 		err      error
+		// dashboard.notify and how notices are delivered.
+		notify    bool
+		method    notify.Method
+		methodErr error
+		inTmux    bool
+		longTurn  time.Duration
 	}
+	// notifyRawMsg: a notification's escape sequence, for the terminal.
+	notifyRawMsg struct{ seq string }
+	// notifyErrMsg: a notification that could not be delivered.
+	notifyErrMsg struct{ err error }
 	// entryMsg: the raw log entry of an event opened in full.
 	entryMsg struct {
 		ev  store.Event

@@ -44,6 +44,9 @@ type Options struct {
 	// Bell rings the terminal bell once when a session starts waiting
 	// for the user (also: dashboard.bell in .spcstr/config.yaml).
 	Bell bool
+	// Notify sends a desktop notification when a session starts waiting
+	// for the user or a long turn ends (also: dashboard.notify).
+	Notify bool
 	// Now and Alive are the clock and the process check (tests replace
 	// them).
 	Now   func() time.Time
