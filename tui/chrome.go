@@ -10,6 +10,7 @@ import (
 	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/sessions"
 	"github.com/dylan-gluck/spcstr/tui/text"
+	"github.com/dylan-gluck/spcstr/tui/timeline"
 )
 
 // The chrome around the panes: the header (project, strategies, counts,
@@ -132,6 +133,9 @@ func (m Model) footer() string {
 	case m.showEntry:
 		ks = m.entry.ShortHelp()
 		keep = []key.Binding{m.entry.Keys.Close, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
+	case m.showTimeline:
+		ks = m.tl.ShortHelp()
+		keep = []key.Binding{m.tl.Keys.Close, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
 	case m.focus == PaneSessions && m.list.Editing(), m.focus == PaneEvents && m.ev.Editing():
 		keep = focused.ShortHelp() // the filter's keys only
 	case m.focus == PaneSessions:
@@ -185,7 +189,7 @@ func legend(sym, desc string) key.Binding { return key.NewBinding(key.WithHelp(s
 func (m Model) helpGroups() []helpGroup {
 	g := m.keys
 	groups := []helpGroup{
-		{"Everywhere", []key.Binding{g.Help, g.CloseHelp, g.Quit, g.Focus, g.NextPane, g.PrevPane, g.Pane1, g.Pane2, g.Pane3, g.Pane4, g.Pane5, g.Back, g.Follow, g.PrevSession, g.NextSession}},
+		{"Everywhere", []key.Binding{g.Help, g.CloseHelp, g.Quit, g.Focus, g.Timeline, g.NextPane, g.PrevPane, g.Pane1, g.Pane2, g.Pane3, g.Pane4, g.Pane5, g.Back, g.Follow, g.PrevSession, g.NextSession}},
 	}
 	for p := range paneCount {
 		var ks []key.Binding
@@ -198,6 +202,14 @@ func (m Model) helpGroups() []helpGroup {
 		legend("wheel", "scroll the pane under the pointer"),
 		legend("click", "select a session or a tab"),
 	}})
+	var tl []key.Binding
+	for _, col := range m.tl.FullHelp() {
+		tl = append(tl, col...)
+	}
+	for _, l := range timeline.Legend() {
+		tl = append(tl, legend(l[0], l[1]))
+	}
+	groups = append(groups, helpGroup{"Timeline (t)", tl})
 	return append(groups,
 		helpGroup{"A session's row", []key.Binding{
 			legend("!", "needs input: a permission, idle or question prompt waits for you"),

@@ -54,6 +54,17 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.showTimeline {
+		switch {
+		case k.String() == "ctrl+c":
+			return m, tea.Quit
+		case key.Matches(k, m.tl.Keys.Close):
+			m.showTimeline = false
+		default:
+			return m, m.tl.Update(k)
+		}
+		return m, nil
+	}
 	if m.focus == PaneSessions && m.list.Editing() {
 		if k.String() == "ctrl+c" {
 			return m, tea.Quit
@@ -75,6 +86,8 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, m.keys.Help):
 		m.showHelp, m.helpOffset = true, 0
 		return m, nil
+	case key.Matches(k, m.keys.Timeline):
+		return m, m.openTimeline()
 	case key.Matches(k, m.keys.Focus):
 		if m.selected == "" {
 			m.flash("no session selected")

@@ -21,6 +21,7 @@ import (
 	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
+	"github.com/dylan-gluck/spcstr/tui/timeline"
 	"github.com/dylan-gluck/spcstr/tui/watch"
 )
 
@@ -105,6 +106,31 @@ func notifyCmd(ctx context.Context, l state.Layout, n notify.Notice, m notify.Me
 			return nil
 		}
 		return notifyRawMsg{notify.Sequence(m.Kind, n.Title, n.Body, inTmux)}
+	}
+}
+
+// timelineMaxEvents bounds the events read for each lane of the timeline.
+const timelineMaxEvents = 20000
+
+// timelineCmd reads the timeline's lanes: each session's events since the
+// window's earliest start, its title and its agents.
+func timelineCmd(l state.Layout, ids, titles []string, since time.Time) tea.Cmd {
+	return func() tea.Msg {
+		lanes := make([]timeline.Lane, 0, len(ids))
+		for i, id := range ids {
+			ln := timeline.Lane{ID: id, Title: titles[i], Events: store.Since(l.LogsDir(), id, since, timelineMaxEvents)}
+			if s, err := l.Load(id); err == nil {
+				for _, a := range s.AgentsHistory {
+					b := timeline.Bar{Start: a.StartedAt, Label: text.Sanitize(a.Name), Background: a.Background}
+					if a.CompletedAt != nil {
+						b.End = *a.CompletedAt
+					}
+					ln.Agents = append(ln.Agents, b)
+				}
+			}
+			lanes = append(lanes, ln)
+		}
+		return timelineMsg{lanes, since}
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
+	"github.com/dylan-gluck/spcstr/tui/timeline"
 	"github.com/dylan-gluck/spcstr/tui/watch"
 )
 
@@ -92,6 +93,10 @@ type Model struct {
 	// entry shows one event in full while showEntry.
 	entry     *entry.Model
 	showEntry bool
+	// tl is the timeline, shown while showTimeline (under an entry
+	// opened from it).
+	tl           *timeline.Model
+	showTimeline bool
 
 	width, height int
 	focus         Pane
@@ -142,7 +147,7 @@ func New(ctx context.Context, opt Options) Model {
 		ctx: ctx, opt: opt, shared: &shared{}, keys: DefaultKeyMap(), styles: st, isDark: true,
 		st:   store.New(opt.Layout),
 		list: sessions.New(st), det: detail.New(st), ev: events.New(st),
-		req: reqs.New(st, wired), fb: loop.New(st), help: help.New(), entry: entry.New(st),
+		req: reqs.New(st, wired), fb: loop.New(st), help: help.New(), entry: entry.New(st), tl: timeline.New(st, opt.Now),
 		focus: PaneSessions, right: PaneDetail, follow: true,
 		tick: time.Second, project: text.Sanitize(filepath.Base(opt.Layout.Root)),
 		asking: map[string]bool{}, tracker: &notify.Tracker{},
@@ -276,7 +281,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.id == m.selected {
 			m.fb.SetView(msg.view)
 		}
-	case events.OpenMsg, entryMsg, focusDoneMsg, notifyRawMsg, notifyErrMsg:
+	case events.OpenMsg, entryMsg, focusDoneMsg, notifyRawMsg, notifyErrMsg, timelineMsg, timeline.ReloadMsg:
 		cmds = append(cmds, m.reach(msg))
 	case reqs.ActionMsg:
 		cmds = append(cmds, m.runAction(msg))
@@ -378,6 +383,7 @@ func (m *Model) setStyles(st *theme.Styles) {
 	}
 	m.help.Styles = st.Help
 	m.entry.SetStyles(st)
+	m.tl.SetStyles(st)
 	m.det.Refresh(m.now())
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/dylan-gluck/spcstr/tui/notify"
 	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/store"
+	"github.com/dylan-gluck/spcstr/tui/timeline"
 	"github.com/dylan-gluck/spcstr/tui/watch"
 )
 
@@ -62,6 +63,11 @@ type (
 		methodErr error
 		inTmux    bool
 		longTurn  time.Duration
+	}
+	// timelineMsg: the timeline's lanes, read.
+	timelineMsg struct {
+		lanes []timeline.Lane
+		since time.Time
 	}
 	// notifyRawMsg: a notification's escape sequence, for the terminal.
 	notifyRawMsg struct{ seq string }

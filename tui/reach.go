@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"sort"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/tui/events"
+	"github.com/dylan-gluck/spcstr/tui/timeline"
 )
 
 // What reaches beyond the panes: an event opened in full, o (a session's
@@ -27,12 +30,49 @@ func (m *Model) reach(msg tea.Msg) tea.Cmd {
 		} else {
 			m.flash("went to " + msg.did)
 		}
+	case timelineMsg:
+		m.tl.SetLanes(msg.lanes, msg.since)
+	case timeline.ReloadMsg:
+		return m.readTimeline()
 	case notifyRawMsg:
 		return tea.Raw(msg.seq)
 	case notifyErrMsg:
 		m.flash(msg.err.Error())
 	}
 	return nil
+}
+
+// timelineLanes is how many sessions the timeline reads: the selected one
+// and the most recently active others.
+const timelineLanes = 8
+
+// openTimeline shows the timeline and reads its lanes.
+func (m *Model) openTimeline() tea.Cmd {
+	m.showTimeline = true
+	m.tl.Open(m.selected)
+	m.tl.SetSize(m.width, m.bodyHeight()+1)
+	return m.readTimeline()
+}
+
+// readTimeline reads the timeline's lanes for its window.
+func (m *Model) readTimeline() tea.Cmd {
+	since := m.tl.Since()
+	var ids, titles []string
+	if m.selected != "" {
+		sum, _ := m.st.Summary(m.selected)
+		ids, titles = append(ids, m.selected), append(titles, sum.Title)
+	}
+	sums := m.st.Summaries()
+	sort.SliceStable(sums, func(i, j int) bool { return sums[i].LastAt.After(sums[j].LastAt) })
+	for _, s := range sums {
+		if len(ids) >= timelineLanes {
+			break
+		}
+		if s.ID != m.selected && s.LastAt.After(since) {
+			ids, titles = append(ids, s.ID), append(titles, s.Title)
+		}
+	}
+	return timelineCmd(m.opt.Layout, ids, titles, since)
 }
 
 // sendNotices delivers the notices of this update (--notify or

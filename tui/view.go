@@ -56,6 +56,7 @@ func (m *Model) layout() {
 	}
 	m.help.SetWidth(m.width)
 	m.entry.SetSize(m.width, bh+1)
+	m.tl.SetSize(m.width, bh+1)
 	m.det.Refresh(m.now())
 }
 
@@ -132,6 +133,10 @@ func (m Model) Render() string {
 	}
 	if m.showEntry {
 		lines = append(lines, m.entry.View(), m.footer())
+		return strings.Join(lines, "\n")
+	}
+	if m.showTimeline {
+		lines = append(lines, m.tl.View(), m.footer())
 		return strings.Join(lines, "\n")
 	}
 	bh := m.bodyHeight()
