@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -355,7 +356,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // the list's ages and the detail's run times (each pane says which).
 func (m Model) clockKey() string {
 	now := m.now()
-	return m.list.ClockKey(now) + "|" + m.det.ClockKey(now)
+	k := m.list.ClockKey(now) + "|" + m.det.ClockKey(now)
+	if m.showTimeline {
+		k += "|" + strconv.FormatInt(now.Unix()/15, 10) // the window follows now
+	}
+	return k
 }
 
 // read turns what the store asks to read into commands, in its order.
