@@ -333,6 +333,7 @@ func goBench() {
 		{"s/export", "export of 100,000 events (s)", 1},
 		{"s/search-1M", "search of 1,000,000 events (s)", 2},
 		{"%cpu-idle-76", "idle dashboard, 76 sessions (% of a core)", 0.5},
+		{"ms/timeline-first-frame", "timeline of a 100,000-event session, first frame (ms)", 300},
 	}
 	found := map[string]float64{}
 	for _, pkg := range []string{"./tui/...", "./internal/export/...", "./internal/search/..."} {

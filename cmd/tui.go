@@ -18,6 +18,8 @@ type TuiFlags struct {
 	Dir  string
 	All  bool
 	Bell bool
+	// Notify sends desktop notifications (also: dashboard.notify).
+	Notify bool
 	// Registry and Title are set by demo and replay, for their scratch
 	// project (hidden flags).
 	Registry string
@@ -63,6 +65,7 @@ func NewTuiCmd(run TuiRunner) *cobra.Command {
 func (f *TuiFlags) register(fl *pflag.FlagSet) {
 	fl.StringVarP(&f.Dir, "dir", "C", "", "project folder (default: the nearest folder holding .spcstr/)")
 	fl.BoolVar(&f.Bell, "bell", false, "ring the terminal bell when a session starts waiting for you (also: dashboard.bell in .spcstr/config.yaml)")
+	fl.BoolVar(&f.Notify, "notify", false, "a desktop notification when a session starts waiting for you or a long turn ends, unless its pane is in front (also: dashboard.notify in .spcstr/config.yaml)")
 	fl.BoolVar(&f.All, "all", false, "every recorded project on this machine, grouped; enter opens one")
 	fl.StringVar(&f.Registry, "registry", "", "session registry `FILE` (demo and replay)")
 	fl.StringVar(&f.Title, "title", "", "shown in the header after spcstr (demo and replay)")
@@ -81,6 +84,9 @@ func (f TuiFlags) Args() []string {
 	}
 	if f.Bell {
 		args = append(args, "--bell")
+	}
+	if f.Notify {
+		args = append(args, "--notify")
 	}
 	if f.Registry != "" {
 		args = append(args, "--registry="+f.Registry)

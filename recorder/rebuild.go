@@ -212,7 +212,11 @@ func RebuildState(ctx context.Context, layout state.Layout, id string, cfg *conf
 		return nil, err
 	}
 	return layout.Update(ctx, id, s.UpdatedAt, state.UpdateOptions{Keep: cfg.State.Keep, Lazy: state.AllSections}, func(cur *state.Session, _ bool) error {
+		// The logs do not hold the hook's environment: the terminal
+		// recorded at the last SessionStart stays.
+		term := cur.Terminal
 		*cur = *s
+		cur.Terminal = term
 		return nil
 	})
 }

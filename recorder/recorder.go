@@ -280,6 +280,11 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: msg})
 		}
 		ap.apply(s)
+		if r.name == hookio.SessionStart && r.opt.Getenv("SPCSTR_REPLAY") != "1" {
+			// Where the session runs: once per start (a resume may be
+			// in another pane), never on the tool calls' path.
+			s.Terminal = terminalFromEnv(r.opt.Getenv)
+		}
 		if n := len(s.Activity); n > 0 && s.Activity[n-1].Count == 1 {
 			r.touch = true // the first event of this minute
 		} else if n == 1 && s.Activity[0].Count == 2 {

@@ -410,3 +410,32 @@ func readHeadCache(l *jlexer.Lexer, h *gitrepo.HeadCache) bool {
 		}
 	})
 }
+
+var terminalNames = []string{"kind", "socket", "pane", "session", "program"}
+
+func writeTerminal(w *jwriter.Writer, t Terminal) {
+	o := jsoncodec.Open(w)
+	optString(o, "kind", t.Kind)
+	optString(o, "socket", t.Socket)
+	optString(o, "pane", t.Pane)
+	optString(o, "session", t.Session)
+	optString(o, "program", t.Program)
+	o.Close()
+}
+
+func readTerminal(l *jlexer.Lexer, t *Terminal) bool {
+	return jsoncodec.Object(l, terminalNames, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "kind":
+			return jsoncodec.String(l, &t.Kind)
+		case "socket":
+			return jsoncodec.String(l, &t.Socket)
+		case "pane":
+			return jsoncodec.String(l, &t.Pane)
+		case "session":
+			return jsoncodec.String(l, &t.Session)
+		default: // program
+			return jsoncodec.String(l, &t.Program)
+		}
+	})
+}

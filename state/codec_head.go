@@ -63,6 +63,9 @@ func writeHead(w *jwriter.Writer, s *Session) {
 	if len(s.Notes) > 0 {
 		jsoncodec.WriteMap(o.Key("notes"), s.Notes, jsoncodec.WriteBool)
 	}
+	if !s.Terminal.IsZero() {
+		writeTerminal(o.Key("terminal"), s.Terminal)
+	}
 	o.Close()
 }
 
@@ -82,7 +85,7 @@ var headNames = []string{
 	"prompts_total", "errors_total", "notifications_total", "agents_total",
 	"todos", "tasks", "tokens", "compactions", "starts", "event_counts",
 	"last_event", "last_event_at", "activity", "transcript_cursor", "git_head",
-	"gates", "notes",
+	"gates", "notes", "terminal",
 }
 
 // readHeadMember reads the head member name into s.
@@ -154,6 +157,8 @@ func (s *Session) readHeadMember(name string, l *jlexer.Lexer) bool {
 		return readHeadCache(l, &s.GitHead)
 	case "gates":
 		return jsoncodec.Map(l, &s.Gates, readGateState)
+	case "terminal":
+		return readTerminal(l, &s.Terminal)
 	default: // notes
 		return jsoncodec.Map(l, &s.Notes, jsoncodec.Bool)
 	}

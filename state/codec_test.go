@@ -53,6 +53,7 @@ func richSession() *Session {
 		GitHead:    gitrepo.HeadCache{Dir: "/p", Head: "/p/.git/HEAD", ModNS: 5, Size: 21, Branch: "main"},
 		Gates:      map[string]GateState{"requirements": {StopBlocks: 1, ToolsAtBlock: 2}},
 		Notes:      map[string]bool{"warned": true},
+		Terminal:   Terminal{Kind: "tmux", Socket: "/tmp/tmux-1000/default", Pane: "%3", Session: "z", Program: "tmux"},
 	}
 }
 

@@ -102,6 +102,10 @@ type Session struct {
 	// Notes holds one-per-session flags ("warned about invalid config").
 	Notes map[string]bool `json:"notes,omitempty"`
 
+	// Terminal is where the session's Claude Code runs, as its
+	// SessionStart hook's environment said (the dashboard's o key).
+	Terminal Terminal `json:"terminal,omitzero"`
+
 	// dropped counts the entries of each bounded list already cut off
 	// (total − len at load), so that totals stay right whatever the
 	// update appends or removes.
@@ -109,6 +113,29 @@ type Session struct {
 	// lz holds the sections an update left encoded.
 	lz lazy
 }
+
+// Terminal is what it takes to find a session's terminal pane: only the
+// identifiers the terminal's own command-line interface needs
+// (docs/state.md).
+type Terminal struct {
+	// Kind is tmux, zellij, kitty, wezterm or iterm2, else "" (see
+	// Program).
+	Kind string `json:"kind,omitempty"`
+	// Socket is tmux's server socket (the first field of TMUX) or kitty's
+	// remote-control address (KITTY_LISTEN_ON).
+	Socket string `json:"socket,omitempty"`
+	// Pane is the pane: TMUX_PANE, ZELLIJ_PANE_ID, WEZTERM_PANE,
+	// ITERM_SESSION_ID, or kitty's KITTY_WINDOW_ID.
+	Pane string `json:"pane,omitempty"`
+	// Session is zellij's session name (ZELLIJ_SESSION_NAME).
+	Session string `json:"session,omitempty"`
+	// Program is TERM_PROGRAM (the terminal, when no multiplexer says
+	// more).
+	Program string `json:"program,omitempty"`
+}
+
+// IsZero reports whether nothing is known of the terminal.
+func (t Terminal) IsZero() bool { return t == Terminal{} }
 
 // Agent is one subagent invocation (agents_history entry).
 type Agent struct {

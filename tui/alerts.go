@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/dylan-gluck/spcstr/tui/notify"
 	"github.com/dylan-gluck/spcstr/tui/sessions"
 	"github.com/dylan-gluck/spcstr/tui/store"
 )
@@ -21,10 +22,13 @@ func (m *Model) watchAsking(rows []sessions.Row) {
 	if _, ok := m.st.Registry(); !ok {
 		return
 	}
+	seen := make([]notify.Row, 0, len(rows))
+	defer func() { m.pending = append(m.pending, m.tracker.Observe("", seen, m.now())...) }()
 	for _, r := range rows {
 		if !r.Loaded {
 			continue // not read yet: its status is unknown, not changed
 		}
+		seen = append(seen, notify.Row{ID: r.ID, Title: r.Title, Display: r.Display, Asks: r.Asks})
 		asks := r.Display == store.StatusNeedsInput
 		if was, seen := m.asking[r.ID]; seen && asks && !was {
 			m.ring = true

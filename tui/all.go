@@ -19,6 +19,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/projects"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui/notify"
 	"github.com/dylan-gluck/spcstr/tui/pane"
 	"github.com/dylan-gluck/spcstr/tui/projlist"
 	"github.com/dylan-gluck/spcstr/tui/store"
@@ -81,8 +82,13 @@ func RunAll(ctx context.Context, opt AllOptions, in io.Reader, out io.Writer) er
 	}
 	cache := &projCache{}
 	selected := ""
+	// Notifications (--notify) for every project while the list shows;
+	// an opened project's dashboard sends its own.
+	notices := &allNotices{tracker: &notify.Tracker{}, inTmux: os.Getenv("TMUX") != ""}
+	notices.method, _ = notify.Choose("", nil, os.Getenv)
 	for {
 		m := newAllModel(opt, cache)
+		m.notices = notices
 		m.list.Select(selected)
 		final, err := runProgram(ctx, m, opt.Project.NoColor, in, out)
 		if err != nil {
@@ -137,6 +143,39 @@ type allModel struct {
 	height int
 	live   int
 	open   string // the project chosen with enter
+	// notices tracks the sessions of every project for --notify.
+	notices *allNotices
+}
+
+// allNotices is what --all keeps between its programs for notifications.
+type allNotices struct {
+	tracker *notify.Tracker
+	method  notify.Method
+	inTmux  bool
+}
+
+// notify returns the commands that deliver the notices of the groups
+// just read (none without --notify).
+func (m allModel) notify(groups []projlist.Group) []tea.Cmd {
+	if m.notices == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, g := range groups {
+		rows := make([]notify.Row, 0, len(g.Sessions))
+		for _, s := range g.Sessions {
+			if s.Loaded {
+				rows = append(rows, notify.Row{ID: s.ID, Title: s.Title, Display: s.Display, Asks: s.Asks})
+			}
+		}
+		for _, n := range m.notices.tracker.Observe(g.Path, rows, m.opt.Now()) {
+			if m.opt.Project.Notify {
+				n.Title = g.Name + ": " + n.Title
+				cmds = append(cmds, notifyCmd(context.Background(), state.Layout{Root: g.Path}, n, m.notices.method, m.notices.inTmux))
+			}
+		}
+	}
+	return cmds
 }
 
 func newAllModel(opt AllOptions, cache *projCache) allModel {
@@ -179,9 +218,13 @@ func (m allModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for _, g := range msg.groups {
 			m.live += g.Live
 		}
+		cmds := m.notify(msg.groups)
 		if m.opt.Refresh > 0 {
-			return m, tea.Tick(m.opt.Refresh, func(time.Time) tea.Msg { return allTickMsg{} })
+			cmds = append(cmds, tea.Tick(m.opt.Refresh, func(time.Time) tea.Msg { return allTickMsg{} }))
 		}
+		return m, tea.Batch(cmds...)
+	case notifyRawMsg:
+		return m, tea.Raw(msg.seq)
 	case allTickMsg:
 		return m, m.load()
 	case projlist.OpenMsg:

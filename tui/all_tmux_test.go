@@ -54,7 +54,8 @@ func TestTmuxAllProjects(t *testing.T) {
 	p.waitFor("a11a11a1", 10*time.Second)
 	p.run("send-keys", "-t", p.session, "?")
 	p.waitFor("all projects", 10*time.Second) // q's help in the key list
-	p.run("send-keys", "-t", p.session, "z")  // any key closes the help
+	p.run("send-keys", "-t", p.session, "q")  // q closes the help
+	p.waitFor("? keys", 10*time.Second)       // the footer again
 	p.run("send-keys", "-t", p.session, "q")
 	p.waitFor("enter open project", 10*time.Second)
 	p.run("send-keys", "-t", p.session, "q")

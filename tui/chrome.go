@@ -7,8 +7,10 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/dylan-gluck/spcstr/tui/draw"
-	"github.com/dylan-gluck/spcstr/tui/reqpane"
+	"github.com/dylan-gluck/spcstr/tui/reqs"
+	"github.com/dylan-gluck/spcstr/tui/sessions"
 	"github.com/dylan-gluck/spcstr/tui/text"
+	"github.com/dylan-gluck/spcstr/tui/timeline"
 )
 
 // The chrome around the panes: the header (project, strategies, counts,
@@ -30,24 +32,51 @@ func (m Model) header() string {
 	if shown != total {
 		count = fmt.Sprintf("%d/%d sessions", shown, total)
 	}
-	right := st.Subtle.Render(count)
+	// The marks on the right, each with the rank at which it is dropped
+	// when the line is too narrow for all (lowest first; 0 stays).
+	type mark struct {
+		s    string
+		drop int
+	}
+	var marks []mark
+	if m.strategies.dryRun {
+		dry := "gates: dry run"
+		if m.width < 60 {
+			dry = "dry run"
+		}
+		marks = append(marks, mark{st.Warn.Render(dry), 0})
+	}
+	marks = append(marks, mark{st.Subtle.Render(count), 3})
 	if n := m.st.NeedsInput(); n > 0 {
-		right += " " + st.NeedsInput.Render(fmt.Sprintf("%d need input", n))
+		marks = append(marks, mark{st.NeedsInput.Render(fmt.Sprintf("%d need input", n)), 0})
 	}
 	if live > 0 {
-		right += " " + st.Working.Render(fmt.Sprintf("%d live", live))
+		marks = append(marks, mark{st.Working.Render(fmt.Sprintf("%d live", live)), 4})
 	}
 	if n := m.ev.FailedOpen(); n > 0 {
 		right += " " + st.Warn.Render(fmt.Sprintf("%d failed open", n))
 	}
 	if m.st.Loading() {
-		right += " " + st.Faint.Render("reading…")
+		marks = append(marks, mark{st.Faint.Render("reading…"), 1})
 	}
 	if m.follow {
-		right += " " + st.Info.Render("⇣follow")
+		marks = append(marks, mark{st.Info.Render("⇣follow"), 2})
 	}
 	if !m.watching && !m.opt.NoWatch {
-		right += " " + st.Warn.Render("◌")
+		marks = append(marks, mark{st.Warn.Render("◌"), 0})
+	}
+	join := func(limit int) string {
+		var parts []string
+		for _, k := range marks {
+			if k.drop == 0 || k.drop > limit {
+				parts = append(parts, k.s)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	right := join(0)
+	for limit := 1; limit <= 4 && text.Width(title)+1+text.Width(right) > m.width; limit++ {
+		right = join(limit)
 	}
 	// The strategies go after the title when they fit beside the rest,
 	// else their count; never wrapped.
@@ -96,31 +125,53 @@ func (m Model) footer() string {
 	if m.status != "" {
 		return text.Fit(st.Warn.Render(m.status), m.width)
 	}
-	// The focused pane's keys, then the global ones that apply there.
+	// The focused pane's keys, then the global ones that apply there; the
+	// last ones (? and q) always stay, the others are dropped from the
+	// end until the line fits.
 	focused := m.pane(m.focus)
-	var ks []key.Binding
+	var ks, keep []key.Binding
 	switch {
 	case m.showHelp:
-		ks = []key.Binding{m.keys.Quit}
+		keep = []key.Binding{m.keys.CloseHelp, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
+	case m.showEntry:
+		ks = m.entry.ShortHelp()
+		keep = []key.Binding{m.entry.Keys.Close, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
+	case m.showTimeline:
+		ks = m.tl.ShortHelp()
+		keep = []key.Binding{m.tl.Keys.Close, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
 	case m.focus == PaneSessions && m.list.Editing(), m.focus == PaneEvents && m.ev.Editing():
-		ks = focused.ShortHelp() // the filter's keys only
+		keep = focused.ShortHelp() // the filter's keys only
 	case m.focus == PaneSessions:
-		ks = append(focused.ShortHelp(), m.keys.Follow, m.keys.Help, m.keys.Quit)
+		ks = append(focused.ShortHelp(), m.keys.Focus, m.keys.Follow)
+		keep = []key.Binding{m.keys.Help, m.keys.Quit}
 	default:
 		ks = focused.ShortHelp()
 		if len(ks) == 0 {
 			// A pane with only scrolling keys: offer moving on.
 			ks = []key.Binding{m.keys.NextSession, m.keys.NextPane}
 		}
-		ks = append(ks, m.keys.Back, m.keys.Help, m.keys.Quit)
+		ks = append(ks, m.keys.Back)
+		keep = []key.Binding{m.keys.Help, m.keys.Quit}
 	}
-	// Short help without the long "coming with" suffixes.
+	h := m.help
+	h.SetWidth(0) // measure whole lines; help would cut them with "…"
+	for n := len(ks); n >= 0; n-- {
+		line := h.ShortHelpView(shortKeys(append(ks[:n:n], keep...)))
+		if text.Width(line) <= m.width || n == 0 {
+			return text.Fit(line, m.width)
+		}
+	}
+	return ""
+}
+
+// shortKeys drops the long "coming with" suffixes from the footer's keys.
+func shortKeys(ks []key.Binding) []key.Binding {
 	short := make([]key.Binding, 0, len(ks))
 	for _, b := range ks {
-		d := strings.TrimSuffix(b.Help().Desc, " ("+reqpane.ComingSoon+")")
+		d := strings.TrimSuffix(b.Help().Desc, " ("+reqs.ComingSoon+")")
 		short = append(short, key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, d)))
 	}
-	return text.Fit(m.help.ShortHelpView(short), m.width)
+	return short
 }
 
 type helpGroup struct {
@@ -131,12 +182,17 @@ type helpGroup struct {
 // helpTitles are the panes' titles in the help overlay.
 var helpTitles = [...]string{"Sessions", "Detail", "Events", "Requirements", "Feedback loop"}
 
+// legend binds a symbol or abbreviation the screen shows to its meaning
+// (a help line without a key).
+func legend(sym, desc string) key.Binding { return key.NewBinding(key.WithHelp(sym, desc)) }
+
 // helpGroups lists every key: the global ones, then each pane's FullHelp,
-// then the mouse.
+// then the mouse; then what the row's and the header's abbreviations
+// mean.
 func (m Model) helpGroups() []helpGroup {
 	g := m.keys
 	groups := []helpGroup{
-		{"Everywhere", []key.Binding{g.Help, g.Quit, g.NextPane, g.PrevPane, g.Pane1, g.Pane2, g.Pane3, g.Pane4, g.Pane5, g.Back, g.Follow, g.PrevSession, g.NextSession}},
+		{"Everywhere", []key.Binding{g.Help, g.CloseHelp, g.Quit, g.Focus, g.Timeline, g.NextPane, g.PrevPane, g.Pane1, g.Pane2, g.Pane3, g.Pane4, g.Pane5, g.Back, g.Follow, g.PrevSession, g.NextSession}},
 	}
 	for p := range paneCount {
 		var ks []key.Binding
@@ -145,35 +201,131 @@ func (m Model) helpGroups() []helpGroup {
 		}
 		groups = append(groups, helpGroup{helpTitles[p], ks})
 	}
-	return append(groups, helpGroup{"Mouse", []key.Binding{
-		key.NewBinding(key.WithHelp("wheel", "scroll the pane under the pointer")),
-		key.NewBinding(key.WithHelp("click", "select a session or a tab")),
+	groups = append(groups, helpGroup{"Mouse", []key.Binding{
+		legend("wheel", "scroll the pane under the pointer"),
+		legend("click", "select a session or a tab"),
 	}})
+	var tl []key.Binding
+	for _, col := range m.tl.FullHelp() {
+		tl = append(tl, col...)
+	}
+	for _, l := range timeline.Legend() {
+		tl = append(tl, legend(l[0], l[1]))
+	}
+	groups = append(groups, helpGroup{"Timeline (t)", tl})
+	return append(groups,
+		helpGroup{"A session's row", []key.Binding{
+			legend("!", "needs input: a permission, idle or question prompt waits for you"),
+			legend("●", "working: a turn is running"),
+			legend("◌", "waiting: the turn is done, ready for your next prompt"),
+			legend("○", "ended (the detail says why)"),
+			legend("✗", "stale: not ended, but its Claude Code process is gone"),
+			legend("3m", "time since its last event"),
+			legend("a1b2c3d4", "the session id's start, then its git branch"),
+			legend("▁▃█", fmt.Sprintf("events per minute over the last %d min", sessions.SparkMinutes)),
+			legend("17t", "tool calls"),
+			legend("1e", "errors (failed tool calls and hooks)"),
+			legend("1a", "subagents running now"),
+			legend("11%", "context window used"),
+			legend("~$0.30", "estimated cost at list prices"),
+		}},
+		helpGroup{"The header", []key.Binding{
+			legend("3 sessions", "sessions listed (shown/all while filtered)"),
+			legend("1 need input", "sessions waiting for you"),
+			legend("2 live", "sessions whose Claude Code process runs"),
+			legend("gates: dry run", "gates log what they would decide and block nothing (dry_run in .spcstr/config.yaml)"),
+			legend("(dry run)", "after a strategy: the same, for that strategy"),
+			legend("⇣follow", "the cursor follows the newest session (f)"),
+			legend("◌", "not watching the files: the screen does not refresh"),
+			legend("reading…", "sessions are still being read"),
+		}},
+	)
+}
+
+// helpColumns is how many columns the help overlay uses at width w.
+func helpColumns(w int) int { return min(max(w/40, 1), 3) }
+
+// groupLines draws one help group at width w.
+func (m Model) groupLines(g helpGroup, w int) []string {
+	st := m.styles
+	lines := []string{text.Fit(st.Section.Render(g.title), w)}
+	kw := 0
+	for _, b := range g.keys {
+		kw = max(kw, text.Width(b.Help().Key))
+	}
+	kw = min(kw, 14)
+	for _, b := range g.keys {
+		k := b.Help().Key
+		if text.Width(k) > kw {
+			// A long key gets its own line; its meaning goes under it.
+			lines = append(lines, text.Fit(" "+st.Key.Render(k), w))
+			k = ""
+		}
+		desc := text.Wrap(b.Help().Desc, max(w-kw-3, 10))
+		for i, dl := range desc {
+			kk := strings.Repeat(" ", kw)
+			if i == 0 {
+				kk = text.Fit(k, kw)
+			}
+			lines = append(lines, text.Fit(" "+st.Key.Render(kk)+"  "+st.Subtle.Render(dl), w))
+		}
+	}
+	return append(lines, "")
+}
+
+// helpLines lays the help groups out in columns when the pane is wide
+// (each group whole in one column, the columns about equally long).
+func (m Model) helpLines() []string {
+	w := m.width
+	cols := helpColumns(w)
+	gap := 2
+	cw := (w - gap*(cols-1)) / cols
+	var blocks [][]string
+	total := 0
+	for _, g := range m.helpGroups() {
+		b := m.groupLines(g, cw)
+		blocks = append(blocks, b)
+		total += len(b)
+	}
+	if cols == 1 {
+		var lines []string
+		for _, b := range blocks {
+			lines = append(lines, b...)
+		}
+		return lines
+	}
+	target := (total + cols - 1) / cols
+	columns := make([][]string, cols)
+	c := 0
+	for _, b := range blocks {
+		if c < cols-1 && len(columns[c]) > 0 && len(columns[c])+len(b)/2 > target {
+			c++
+		}
+		columns[c] = append(columns[c], b...)
+	}
+	n := 0
+	for _, col := range columns {
+		n = max(n, len(col))
+	}
+	lines := make([]string, n)
+	for i := range lines {
+		var row strings.Builder
+		for j, col := range columns {
+			cell := ""
+			if i < len(col) {
+				cell = col[i]
+			}
+			if j > 0 {
+				row.WriteString(strings.Repeat(" ", gap))
+			}
+			row.WriteString(text.Fit(cell, cw))
+		}
+		lines[i] = row.String()
+	}
+	return lines
 }
 
 // helpView draws the help overlay, h lines from the scroll offset.
 func (m Model) helpView(h int) string {
-	st := m.styles
-	w := m.width
-	var lines []string
-	for _, g := range m.helpGroups() {
-		lines = append(lines, text.Fit(st.Section.Render(g.title), w))
-		kw := 0
-		for _, b := range g.keys {
-			kw = max(kw, text.Width(b.Help().Key))
-		}
-		kw = min(kw, 12)
-		for _, b := range g.keys {
-			desc := text.Wrap(b.Help().Desc, max(w-kw-3, 10))
-			for i, dl := range desc {
-				k := strings.Repeat(" ", kw)
-				if i == 0 {
-					k = text.Fit(b.Help().Key, kw)
-				}
-				lines = append(lines, text.Fit(" "+st.Key.Render(k)+"  "+st.Subtle.Render(dl), w))
-			}
-		}
-		lines = append(lines, "")
-	}
-	return draw.Window(lines, m.helpOffset, w, h)
+	return draw.Window(m.helpLines(), m.helpOffset, m.width, h)
 }

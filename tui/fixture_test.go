@@ -372,6 +372,19 @@ func (f *fixture) stale(t testing.TB) {
 	f.writeState(t, s)
 }
 
+// dryRun adds dry_run: true to .spcstr/config.yaml: every gate logs what it
+// would decide and blocks nothing.
+func (f *fixture) dryRun(t testing.TB) {
+	t.Helper()
+	old, err := os.ReadFile(f.layout.ConfigPath())
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f.layout.ConfigPath(), append([]byte("dry_run: true\n"), old...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // feedbackOn writes a .spcstr/config.yaml that enables the feedback loop.
 func (f *fixture) feedbackOn(t testing.TB) {
 	t.Helper()

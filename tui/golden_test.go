@@ -172,6 +172,8 @@ func TestGoldenFrames(t *testing.T) {
 		{"events-find", func(f *fixture, t testing.TB) { f.populate(t) }, []string{"3", "/", "e", "x", "i", "t", "enter"}},
 		// The loop is on, but this session changed no tracked code.
 		{"feedback-not-started", func(f *fixture, t testing.TB) { f.populate(t); f.feedbackOn(t) }, []string{"5"}},
+		// dry_run: the header and the Reqs pane say the gates enforce nothing.
+		{"requirements-dry-run", func(f *fixture, t testing.TB) { f.populate(t); f.policies(t); f.dryRun(t) }, []string{"4"}},
 	}
 	for _, size := range []struct{ w, h int }{{40, 30}, {120, 40}} {
 		for _, c := range cases {

@@ -33,10 +33,35 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.helpOffset += max(m.bodyHeight()-1, 1)
 		case k.String() == "pgup":
 			m.helpOffset = max(m.helpOffset-m.bodyHeight()+1, 0)
-		case key.Matches(k, m.keys.Quit):
-			return m, m.quit(k)
-		default:
+		case k.String() == "home" || k.String() == "g":
+			m.helpOffset = 0
+		case k.String() == "end" || k.String() == "G":
+			m.helpOffset = len(m.helpLines())
+		case key.Matches(k, m.keys.CloseHelp):
 			m.showHelp = false
+		}
+		m.helpOffset = min(m.helpOffset, max(len(m.helpLines())-m.bodyHeight(), 0))
+		return m, nil
+	}
+	if m.showEntry {
+		switch {
+		case k.String() == "ctrl+c":
+			return m, tea.Quit
+		case key.Matches(k, m.entry.Keys.Close):
+			m.showEntry = false
+		default:
+			return m, m.entry.Update(k)
+		}
+		return m, nil
+	}
+	if m.showTimeline {
+		switch {
+		case k.String() == "ctrl+c":
+			return m, tea.Quit
+		case key.Matches(k, m.tl.Keys.Close):
+			m.showTimeline = false
+		default:
+			return m, m.tl.Update(k)
 		}
 		return m, nil
 	}
@@ -61,6 +86,14 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, m.keys.Help):
 		m.showHelp, m.helpOffset = true, 0
 		return m, nil
+	case key.Matches(k, m.keys.Timeline):
+		return m, m.openTimeline()
+	case key.Matches(k, m.keys.Focus):
+		if m.selected == "" {
+			m.flash("no session selected")
+			return m, nil
+		}
+		return m, focusCmd(m.ctx, m.opt.Layout, m.selected)
 	case key.Matches(k, m.keys.Follow):
 		m.follow = !m.follow
 		if m.follow {
@@ -108,10 +141,16 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	// The focused pane: the sessions list may change the selection, the
 	// event tail may switch between the selected session and all.
-	before, all, decisions := m.currentID(), m.ev.All(), m.ev.DecisionsOnly()
+	before, all, decisions, order := m.currentID(), m.ev.All(), m.ev.DecisionsOnly(), m.list.Order()
 	cmd := m.pane(m.focus).Update(k)
 	switch m.focus {
 	case PaneSessions:
+		if m.list.Order() != order {
+			m.flash("sorted: " + m.list.Order().String())
+			if m.follow {
+				m.list.SelectNewest()
+			}
+		}
 		if m.currentID() != before || m.list.Editing() {
 			m.follow = false
 		}
@@ -133,6 +172,7 @@ func (m *Model) setFocus(p Pane) {
 		m.right = p
 	}
 	m.list.SetFocused(p == PaneSessions)
+	m.ev.SetFocused(p == PaneEvents)
 	m.layout()
 }
 
@@ -149,6 +189,10 @@ func (m Model) handleWheel(msg tea.MouseWheelMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.showHelp {
 		m.helpOffset = max(m.helpOffset+d*3, 0)
+		return m, nil
+	}
+	if m.showEntry {
+		m.entry.Scroll(pane.Move{Lines: d * 3})
 		return m, nil
 	}
 	target := m.focus

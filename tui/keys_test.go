@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/tui/reqpane"
+	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/watch"
 )
@@ -108,7 +108,17 @@ func TestHelpAndQuit(t *testing.T) {
 	if m.showHelp {
 		t.Fatal("esc did not close help")
 	}
-	_, cmd := m.Update(press("q")[0])
+	// q closes help; it quits only outside it.
+	m = send(t, m, press("?")...)
+	next, cmd := m.Update(press("q")[0])
+	m = next.(Model)
+	if m.showHelp || cmd != nil {
+		t.Fatalf("q in help: show %v, command %v; want help closed, no quit", m.showHelp, cmd)
+	}
+	if p := plain(m); strings.Contains(p, "any key") {
+		t.Fatalf("help says any key closes it:\n%s", p)
+	}
+	_, cmd = m.Update(press("q")[0])
 	if cmd == nil {
 		t.Fatal("q returned no command")
 	}
@@ -129,14 +139,14 @@ func TestReservedRequirementKeys(t *testing.T) {
 	// Wired actions receive the selected requirement.
 	var got []string
 	opt := f.options()
-	opt.Requirements = func(_ context.Context, r reqpane.Request) reqpane.View {
-		return reqpane.View{Configured: true, Branch: r.Branch, Requirements: []reqpane.Requirement{
+	opt.Requirements = func(_ context.Context, r reqs.Request) reqs.View {
+		return reqs.View{Configured: true, Branch: r.Branch, Requirements: []reqs.Requirement{
 			{Name: "commit_plan", Scope: "session", Triggered: true},
 			{Name: "adr_reviewed", Scope: "branch", Satisfied: true, SatisfiedBy: "skill"},
 		}}
 	}
-	act := func(kind string) reqpane.Action {
-		return func(_ context.Context, r reqpane.Request, name string) error {
+	act := func(kind string) reqs.Action {
+		return func(_ context.Context, r reqs.Request, name string) error {
 			got = append(got, kind+":"+r.SessionID[:8]+":"+name)
 			if kind == "clear" {
 				return errors.New("clear failed: locked")
@@ -144,7 +154,7 @@ func TestReservedRequirementKeys(t *testing.T) {
 			return nil
 		}
 	}
-	opt.ReqActions = reqpane.Actions{SatisfySession: act("session"), SatisfyBranch: act("branch"), Clear: act("clear")}
+	opt.ReqActions = reqs.Actions{SatisfySession: act("session"), SatisfyBranch: act("branch"), Clear: act("clear")}
 	m2 := New(context.Background(), opt)
 	m2.tick = 0
 	m2 = drive(t, m2, m2.Init())

@@ -3,20 +3,25 @@ package tui
 import (
 	"cmp"
 	"context"
+	"fmt"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/focus"
 	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/registry"
-	reqs "github.com/dylan-gluck/spcstr/internal/requirements"
+	"github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
 	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/tui/looppane"
-	"github.com/dylan-gluck/spcstr/tui/reqpane"
+	"github.com/dylan-gluck/spcstr/tui/loop"
+	"github.com/dylan-gluck/spcstr/tui/notify"
+	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
+	"github.com/dylan-gluck/spcstr/tui/timeline"
 	"github.com/dylan-gluck/spcstr/tui/watch"
 )
 
@@ -74,11 +79,74 @@ func historyCmd(l state.Layout, id string) tea.Cmd {
 	return func() tea.Msg { return historyMsg{store.ReadHistory(l, id)} }
 }
 
-func reqCmd(ctx context.Context, load reqpane.Loader, req reqpane.Request) tea.Cmd {
+// focusCmd brings session id's terminal pane to the front (the terminal
+// its state.json recorded at its start).
+func focusCmd(ctx context.Context, l state.Layout, id string) tea.Cmd {
+	return func() tea.Msg {
+		s, err := l.Load(id)
+		if err != nil {
+			return focusDoneMsg{err: fmt.Errorf("cannot read the session's state: %w", err)}
+		}
+		did, err := focus.Focus(ctx, s.Terminal, focus.Options{})
+		return focusDoneMsg{did: did, err: err}
+	}
+}
+
+// notifyCmd delivers a notice, unless the session's pane is the one in
+// front (its terminal says so).
+func notifyCmd(ctx context.Context, l state.Layout, n notify.Notice, m notify.Method, inTmux bool) tea.Cmd {
+	return func() tea.Msg {
+		if s, err := l.Load(n.ID); err == nil && focus.Active(ctx, s.Terminal) {
+			return nil
+		}
+		if m.Kind == "command" {
+			if err := notify.Run(ctx, m, n.Title, n.Body); err != nil {
+				return notifyErrMsg{err}
+			}
+			return nil
+		}
+		return notifyRawMsg{notify.Sequence(m.Kind, n.Title, n.Body, inTmux)}
+	}
+}
+
+// timelineMaxEvents bounds the events read for each lane of the timeline.
+const timelineMaxEvents = 20000
+
+// timelineCmd reads the timeline's lanes: each session's events since the
+// window's earliest start, its title and its agents.
+func timelineCmd(l state.Layout, ids, titles []string, since time.Time) tea.Cmd {
+	return func() tea.Msg {
+		lanes := make([]timeline.Lane, 0, len(ids))
+		for i, id := range ids {
+			ln := timeline.Lane{ID: id, Title: titles[i], Events: store.Since(l.LogsDir(), id, since, timelineMaxEvents)}
+			if s, err := l.Load(id); err == nil {
+				for _, a := range s.AgentsHistory {
+					b := timeline.Bar{Start: a.StartedAt, Label: text.Sanitize(a.Name), Background: a.Background}
+					if a.CompletedAt != nil {
+						b.End = *a.CompletedAt
+					}
+					ln.Agents = append(ln.Agents, b)
+				}
+			}
+			lanes = append(lanes, ln)
+		}
+		return timelineMsg{lanes, since}
+	}
+}
+
+// entryCmd finds the log entry ev was read from.
+func entryCmd(l state.Layout, ev store.Event) tea.Cmd {
+	return func() tea.Msg {
+		raw, ok := store.FindEntry(l.LogsDir(), ev)
+		return entryMsg{ev: ev, raw: raw, ok: ok}
+	}
+}
+
+func reqCmd(ctx context.Context, load reqs.Loader, req reqs.Request) tea.Cmd {
 	return func() tea.Msg { return reqMsg{id: req.SessionID, view: load(ctx, req)} }
 }
 
-func feedbackCmd(ctx context.Context, load looppane.Loader, req looppane.Request) tea.Cmd {
+func feedbackCmd(ctx context.Context, load loop.Loader, req loop.Request) tea.Cmd {
 	return func() tea.Msg { return feedbackMsg{id: req.SessionID, view: load(ctx, req)} }
 }
 
@@ -97,10 +165,31 @@ func strategiesCmd(l state.Layout) tea.Cmd {
 		var perr error
 		msg.prices, perr = pricing.Load(cfg)
 		var dash struct {
-			Bell bool `yaml:"bell"`
+			Bell          bool     `yaml:"bell"`
+			Notify        bool     `yaml:"notify"`
+			NotifyVia     string   `yaml:"notify_via"`
+			NotifyCommand []string `yaml:"notify_command"`
+			// NotifyAfter is how long a turn must run for its end to be
+			// notified ("2m" by default; "0" or "off": never).
+			NotifyAfter string `yaml:"notify_after"`
 		}
 		derr := cfg.Section("dashboard", &dash)
 		msg.bell = dash.Bell
+		msg.notify = dash.Notify
+		msg.method, msg.methodErr = notify.Choose(dash.NotifyVia, dash.NotifyCommand, os.Getenv)
+		msg.inTmux = os.Getenv("TMUX") != ""
+		switch dash.NotifyAfter {
+		case "":
+		case "0", "off":
+			msg.longTurn = -1
+		default:
+			d, perr := time.ParseDuration(dash.NotifyAfter)
+			if perr != nil || d <= 0 {
+				derr = cmp.Or(derr, fmt.Errorf("dashboard.notify_after %q: want a duration such as 2m, or off", dash.NotifyAfter))
+			} else {
+				msg.longTurn = d
+			}
+		}
 		msg.err = cmp.Or(msg.err, perr, derr)
 		return msg
 	}
@@ -127,7 +216,7 @@ func tickCmd(d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-func actionCmd(ctx context.Context, act reqpane.Action, req reqpane.Request, name, done string) tea.Cmd {
+func actionCmd(ctx context.Context, act reqs.Action, req reqs.Request, name, done string) tea.Cmd {
 	return func() tea.Msg {
 		if err := act(ctx, req, name); err != nil {
 			return actionDoneMsg{err: err}
@@ -138,8 +227,8 @@ func actionCmd(ctx context.Context, act reqpane.Action, req reqpane.Request, nam
 
 // The requirement and loop panes' reads, and the requirement actions.
 
-func (m *Model) reqRequest() reqpane.Request {
-	r := reqpane.Request{Root: m.opt.Layout.Root, SessionID: m.selected}
+func (m *Model) reqRequest() reqs.Request {
+	r := reqs.Request{Root: m.opt.Layout.Root, SessionID: m.selected}
 	if s, ok := m.st.Summary(m.selected); ok {
 		r.Branch = s.Branch
 	}
@@ -151,11 +240,11 @@ func (m *Model) loadReq() tea.Cmd {
 }
 
 func (m *Model) loadFeedback() tea.Cmd {
-	return feedbackCmd(m.ctx, m.opt.Feedback, looppane.Request{Root: m.opt.Layout.Root, SessionID: m.selected})
+	return feedbackCmd(m.ctx, m.opt.Feedback, loop.Request{Root: m.opt.Layout.Root, SessionID: m.selected})
 }
 
-func (m *Model) runAction(a reqpane.ActionMsg) tea.Cmd {
-	var act reqpane.Action
+func (m *Model) runAction(a reqs.ActionMsg) tea.Cmd {
+	var act reqs.Action
 	var done string
 	switch a.Kind {
 	case "satisfy-session":
@@ -166,7 +255,7 @@ func (m *Model) runAction(a reqpane.ActionMsg) tea.Cmd {
 		act, done = m.opt.ReqActions.Clear, "cleared: "+a.Name
 	}
 	if act == nil {
-		m.flash("satisfy and clear are " + reqpane.ComingSoon)
+		m.flash("satisfy and clear are " + reqs.ComingSoon)
 		return nil
 	}
 	if a.Name == "" {
@@ -180,5 +269,5 @@ func (m *Model) runAction(a reqpane.ActionMsg) tea.Cmd {
 // at root: <git common dir>/requirements, or .spcstr/requirements outside
 // git (docs/layout.md).
 func RequirementsDir(root string) string {
-	return reqs.Locate(root).Dir
+	return requirements.Locate(root).Dir
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -11,14 +12,17 @@ import (
 
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/detail"
+	"github.com/dylan-gluck/spcstr/tui/entry"
 	"github.com/dylan-gluck/spcstr/tui/events"
-	"github.com/dylan-gluck/spcstr/tui/looppane"
+	"github.com/dylan-gluck/spcstr/tui/loop"
+	"github.com/dylan-gluck/spcstr/tui/notify"
 	"github.com/dylan-gluck/spcstr/tui/pane"
-	"github.com/dylan-gluck/spcstr/tui/reqpane"
+	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/sessions"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
 	"github.com/dylan-gluck/spcstr/tui/theme"
+	"github.com/dylan-gluck/spcstr/tui/timeline"
 	"github.com/dylan-gluck/spcstr/tui/watch"
 )
 
@@ -84,9 +88,16 @@ type Model struct {
 	list *sessions.Model
 	det  *detail.Model
 	ev   *events.Model
-	req  *reqpane.Model
-	fb   *looppane.Model
+	req  *reqs.Model
+	fb   *loop.Model
 	help help.Model
+	// entry shows one event in full while showEntry.
+	entry     *entry.Model
+	showEntry bool
+	// tl is the timeline, shown while showTimeline (under an entry
+	// opened from it).
+	tl           *timeline.Model
+	showTimeline bool
 
 	width, height int
 	focus         Pane
@@ -117,6 +128,11 @@ type Model struct {
 	asking  map[string]bool
 	ring    bool
 	cfgBell bool // dashboard.bell in .spcstr/config.yaml
+	// tracker turns status changes into notices; pending holds those
+	// to send after this update; cfgNotify is dashboard.notify.
+	tracker   *notify.Tracker
+	pending   []notify.Notice
+	cfgNotify bool
 }
 
 // New builds the dashboard's model. Nothing is read until Init's commands
@@ -132,10 +148,10 @@ func New(ctx context.Context, opt Options) Model {
 		ctx: ctx, opt: opt, shared: &shared{}, keys: DefaultKeyMap(), styles: st, isDark: true,
 		st:   store.New(opt.Layout),
 		list: sessions.New(st), det: detail.New(st), ev: events.New(st),
-		req: reqpane.New(st, wired), fb: looppane.New(st), help: help.New(),
+		req: reqs.New(st, wired), fb: loop.New(st), help: help.New(), entry: entry.New(st), tl: timeline.New(st, opt.Now),
 		focus: PaneSessions, right: PaneDetail, follow: true,
 		tick: time.Second, project: text.Sanitize(filepath.Base(opt.Layout.Root)),
-		asking: map[string]bool{},
+		asking: map[string]bool{}, tracker: &notify.Tracker{},
 	}
 	m.help.Styles = st.Help
 	if opt.Back {
@@ -266,7 +282,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.id == m.selected {
 			m.fb.SetView(msg.view)
 		}
-	case reqpane.ActionMsg:
+	case events.OpenMsg, entryMsg, focusDoneMsg, notifyRawMsg, notifyErrMsg, timelineMsg, timeline.ReloadMsg:
+		cmds = append(cmds, m.reach(msg))
+	case reqs.ActionMsg:
 		cmds = append(cmds, m.runAction(msg))
 	case actionDoneMsg:
 		if msg.err != nil {
@@ -287,6 +305,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case strategiesMsg:
 		m.strategies = msg
 		m.cfgBell = msg.bell
+		m.cfgNotify = msg.notify
+		m.tracker.LongTurn = msg.longTurn
+		if msg.methodErr != nil {
+			m.flash("config: " + msg.methodErr.Error())
+		}
+		m.req.SetDryRun(msg.dryRun)
 		m.list.SetPrices(msg.prices)
 		m.det.SetPrices(msg.prices)
 		m.det.Refresh(m.now())
@@ -318,6 +342,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, aliveCmd(reg, m.opt.Alive))
 		}
 	}
+	cmds = append(cmds, m.sendNotices()...)
 	if m.ring {
 		m.ring = false
 		if m.opt.Bell || m.cfgBell {
@@ -331,7 +356,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // the list's ages and the detail's run times (each pane says which).
 func (m Model) clockKey() string {
 	now := m.now()
-	return m.list.ClockKey(now) + "|" + m.det.ClockKey(now)
+	k := m.list.ClockKey(now) + "|" + m.det.ClockKey(now)
+	if m.showTimeline {
+		k += "|" + strconv.FormatInt(now.Unix()/15, 10) // the window follows now
+	}
+	return k
 }
 
 // read turns what the store asks to read into commands, in its order.
@@ -358,6 +387,8 @@ func (m *Model) setStyles(st *theme.Styles) {
 		m.pane(p).SetStyles(st)
 	}
 	m.help.Styles = st.Help
+	m.entry.SetStyles(st)
+	m.tl.SetStyles(st)
 	m.det.Refresh(m.now())
 }
 

@@ -6,9 +6,11 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
-	"github.com/dylan-gluck/spcstr/tui/looppane"
-	"github.com/dylan-gluck/spcstr/tui/reqpane"
+	"github.com/dylan-gluck/spcstr/tui/loop"
+	"github.com/dylan-gluck/spcstr/tui/notify"
+	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/store"
+	"github.com/dylan-gluck/spcstr/tui/timeline"
 	"github.com/dylan-gluck/spcstr/tui/watch"
 )
 
@@ -36,11 +38,11 @@ type (
 	}
 	reqMsg struct {
 		id   string
-		view reqpane.View
+		view reqs.View
 	}
 	feedbackMsg struct {
 		id   string
-		view looppane.View
+		view loop.View
 	}
 	watchStartedMsg struct {
 		w   *watch.Watcher
@@ -55,6 +57,32 @@ type (
 		dryRun   bool // the whole config is dry-run
 		conflict bool // strategy.Validate reports a conflict
 		err      error
+		// dashboard.notify and how notices are delivered.
+		notify    bool
+		method    notify.Method
+		methodErr error
+		inTmux    bool
+		longTurn  time.Duration
+	}
+	// timelineMsg: the timeline's lanes, read.
+	timelineMsg struct {
+		lanes []timeline.Lane
+		since time.Time
+	}
+	// notifyRawMsg: a notification's escape sequence, for the terminal.
+	notifyRawMsg struct{ seq string }
+	// notifyErrMsg: a notification that could not be delivered.
+	notifyErrMsg struct{ err error }
+	// entryMsg: the raw log entry of an event opened in full.
+	entryMsg struct {
+		ev  store.Event
+		raw []byte
+		ok  bool
+	}
+	// focusDoneMsg: what o did, or why it could not.
+	focusDoneMsg struct {
+		did string
+		err error
 	}
 	changeMsg     struct{ c watch.Change }
 	watchEndedMsg struct{}

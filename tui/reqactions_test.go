@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/internal/registry"
-	reqs "github.com/dylan-gluck/spcstr/internal/requirements"
-	"github.com/dylan-gluck/spcstr/tui/reqpane"
+	"github.com/dylan-gluck/spcstr/internal/requirements"
+	"github.com/dylan-gluck/spcstr/tui/reqs"
 )
 
 // TestRequirementActionsEndToEnd drives the requirements pane with the real
@@ -21,7 +21,7 @@ func TestRequirementActionsEndToEnd(t *testing.T) {
 	f.populate(t)
 	f.policies(t)
 	opt := f.options()
-	opt.ReqActions = reqpane.DefaultActions()
+	opt.ReqActions = reqs.DefaultActions()
 	m := New(context.Background(), opt)
 	m.tick = 0
 	m = drive(t, m, m.Init())
@@ -32,12 +32,12 @@ func TestRequirementActionsEndToEnd(t *testing.T) {
 	check := func(step string, want bool) {
 		t.Helper()
 		// (a) the state file
-		file, err := reqs.Locate(root).Load()
+		file, err := requirements.Locate(root).Load()
 		if err != nil {
 			t.Fatalf("%s: state file: %v", step, err)
 		}
-		if got := file.IsSatisfied(name, reqs.ScopeSingleUse, registry.ShortID(idBusy), float64(time.Now().Unix())); got != want {
-			t.Errorf("%s: state file %s says satisfied=%v, want %v", step, reqs.Locate(root).Path, got, want)
+		if got := file.IsSatisfied(name, requirements.ScopeSingleUse, registry.ShortID(idBusy), float64(time.Now().Unix())); got != want {
+			t.Errorf("%s: state file %s says satisfied=%v, want %v", step, requirements.Locate(root).Path, got, want)
 		}
 		// (b) the pane, after its reload
 		fr := plain(m)
@@ -49,7 +49,7 @@ func TestRequirementActionsEndToEnd(t *testing.T) {
 			t.Errorf("%s: pane does not show %q:\n%s", step, mark, fr)
 		}
 		// (c) what the next hook sees
-		sts, err := reqs.Statuses(root, idBusy)
+		sts, err := requirements.Statuses(root, idBusy)
 		if err != nil {
 			t.Fatalf("%s: Statuses: %v", step, err)
 		}
@@ -75,7 +75,7 @@ func TestRequirementActionsEndToEnd(t *testing.T) {
 	}
 	check("after s", true)
 	// Another session of the branch is not satisfied by a session-level s.
-	if sts, _ := reqs.Statuses(root, idBg); satisfied(sts, name) {
+	if sts, _ := requirements.Statuses(root, idBg); satisfied(sts, name) {
 		t.Errorf("s for %s satisfied %s for %s too", idBusy, name, idBg)
 	}
 	m = send(t, m, press("x")...)
@@ -85,7 +85,7 @@ func TestRequirementActionsEndToEnd(t *testing.T) {
 	check("after x", false)
 }
 
-func satisfied(sts []reqs.Status, name string) bool {
+func satisfied(sts []requirements.Status, name string) bool {
 	for _, st := range sts {
 		if st.Name == name {
 			return st.Satisfied

@@ -17,8 +17,8 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/state"
-	"github.com/dylan-gluck/spcstr/tui/looppane"
-	"github.com/dylan-gluck/spcstr/tui/reqpane"
+	"github.com/dylan-gluck/spcstr/tui/loop"
+	"github.com/dylan-gluck/spcstr/tui/reqs"
 )
 
 // Options configures the dashboard.
@@ -32,11 +32,11 @@ type Options struct {
 	// RequirementsDir(Layout.Root)).
 	RequirementsDir string
 	// Requirements and Feedback load the two feature panes (default:
-	// reqpane.Load and looppane.Load).
-	Requirements reqpane.Loader
-	Feedback     looppane.Loader
+	// reqs.Load and loop.Load).
+	Requirements reqs.Loader
+	Feedback     loop.Loader
 	// ReqActions implement the satisfy/clear keys (nil: reserved).
-	ReqActions reqpane.Actions
+	ReqActions reqs.Actions
 	// NoColor turns colors off (default: NO_COLOR is set and not empty).
 	NoColor bool
 	// Title is shown in the header after "spcstr" (e.g. "demo").
@@ -44,6 +44,9 @@ type Options struct {
 	// Bell rings the terminal bell once when a session starts waiting
 	// for the user (also: dashboard.bell in .spcstr/config.yaml).
 	Bell bool
+	// Notify sends a desktop notification when a session starts waiting
+	// for the user or a long turn ends (also: dashboard.notify).
+	Notify bool
 	// Now and Alive are the clock and the process check (tests replace
 	// them).
 	Now   func() time.Time
@@ -63,10 +66,10 @@ func (o *Options) defaults() {
 		o.RequirementsDir = RequirementsDir(o.Layout.Root)
 	}
 	if o.Requirements == nil {
-		o.Requirements = reqpane.Load
+		o.Requirements = reqs.Load
 	}
 	if o.Feedback == nil {
-		o.Feedback = looppane.Load
+		o.Feedback = loop.Load
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -79,7 +82,7 @@ func (o *Options) defaults() {
 // RequirementActions are the real satisfy and clear actions of the
 // requirements pane (Options.ReqActions), which write the same state file
 // under the same lock as the hooks and spcstr req.
-func RequirementActions() reqpane.Actions { return reqpane.DefaultActions() }
+func RequirementActions() reqs.Actions { return reqs.DefaultActions() }
 
 // NoColorEnv reports whether NO_COLOR asks for no color (any non-empty
 // value, as https://no-color.org says).

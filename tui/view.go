@@ -55,6 +55,8 @@ func (m *Model) layout() {
 		m.fb.SetSize(m.width, bh)
 	}
 	m.help.SetWidth(m.width)
+	m.entry.SetSize(m.width, bh+1)
+	m.tl.SetSize(m.width, bh+1)
 	m.det.Refresh(m.now())
 }
 
@@ -124,9 +126,17 @@ func (m Model) Render() string {
 	w := m.width
 	lines := []string{m.header()}
 	if m.showHelp {
-		lines = append(lines, text.Fit(st.Section.Render("Keys")+st.Faint.Render("  (any key closes, j/k scroll)"), w))
+		lines = append(lines, text.Fit(st.Section.Render("Help")+st.Faint.Render("  (q/esc close · j/k scroll)"), w))
 		lines = append(lines, m.helpView(m.bodyHeight()))
 		lines = append(lines, m.footer())
+		return strings.Join(lines, "\n")
+	}
+	if m.showEntry {
+		lines = append(lines, m.entry.View(), m.footer())
+		return strings.Join(lines, "\n")
+	}
+	if m.showTimeline {
+		lines = append(lines, m.tl.View(), m.footer())
 		return strings.Join(lines, "\n")
 	}
 	bh := m.bodyHeight()

@@ -29,6 +29,7 @@ func dashboard(ctx context.Context, c *cobra.Command, f cmd.TuiFlags) error {
 		NoColor:      tui.NoColorEnv(os.Getenv),
 		ReqActions:   tui.RequirementActions(),
 		Bell:         f.Bell,
+		Notify:       f.Notify,
 		Title:        f.Title,
 	}
 	if f.All {

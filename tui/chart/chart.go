@@ -44,6 +44,28 @@ func Sparkline(act []state.MinuteCount, nowMinute int64, width int) string {
 	return b.String()
 }
 
+// SparkWindow draws a fixed window of minutes ending at nowMinute in at
+// most width runes: when the window is wider than width, each rune sums
+// several minutes (the window's length never depends on the pane's width,
+// so its label stays true). It returns the runes and the minutes per rune.
+func SparkWindow(act []state.MinuteCount, nowMinute int64, minutes, width int) (string, int) {
+	if width <= 0 || minutes <= 0 {
+		return "", 1
+	}
+	per := (minutes + width - 1) / width
+	cells := (minutes + per - 1) / per
+	span := int64(cells * per)
+	first := nowMinute - span + 1
+	buckets := make([]state.MinuteCount, 0, len(act))
+	for _, mc := range act {
+		if mc.Minute < first || mc.Minute > nowMinute {
+			continue
+		}
+		buckets = append(buckets, state.MinuteCount{Minute: (mc.Minute - first) / int64(per), Count: mc.Count})
+	}
+	return Sparkline(buckets, int64(cells-1), cells), per
+}
+
 // Total sums the counts within the last n minutes up to nowMinute.
 func Total(act []state.MinuteCount, nowMinute int64, n int) int {
 	t := 0

@@ -49,3 +49,24 @@ func TestGaugeAndBar(t *testing.T) {
 		}
 	}
 }
+
+// TestSparkWindow: the window is the minutes asked for, whatever the
+// width; a narrow one sums minutes per mark.
+func TestSparkWindow(t *testing.T) {
+	act := []state.MinuteCount{{Minute: 100, Count: 1}, {Minute: 99, Count: 1}, {Minute: 71, Count: 5}, {Minute: 70, Count: 9}}
+	tests := []struct {
+		width, per int
+		runes      int
+	}{{60, 1, 30}, {30, 1, 30}, {15, 2, 15}, {7, 5, 6}}
+	for _, tt := range tests {
+		s, per := SparkWindow(act, 100, 30, tt.width)
+		if per != tt.per || len([]rune(s)) != tt.runes {
+			t.Errorf("width %d: %q per %d, want %d runes per %d", tt.width, s, per, tt.runes, tt.per)
+		}
+		// Minute 71 opens the window and is its peak (minute 70, outside
+		// it, would be higher).
+		if r := []rune(s); r[0] != '█' && tt.per == 1 {
+			t.Errorf("width %d: minute 71 drawn as %q", tt.width, r[0])
+		}
+	}
+}

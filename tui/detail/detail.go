@@ -28,6 +28,10 @@ import (
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
 
+// SparkMinutes is the detail's sparkline window: the last hour, whatever
+// the pane's width.
+const SparkMinutes = 60
+
 // Model is the session pane.
 type Model struct {
 	// Keys is the pane's keys: only scrolling.
@@ -226,7 +230,7 @@ func (m *Model) render(now time.Time) []string {
 		kv("started", s.CreatedAt.Local().Format("Jan 2 15:04:05")+st.Subtle.Render(" · ran "+text.Duration(end.Sub(s.CreatedAt).Round(time.Second))))
 	}
 	if s.Status == state.StatusEnded && s.EndReason != "" {
-		kv("ended", s.EndReason)
+		kv("ended", draw.EndReason(s.EndReason))
 	}
 	if m.display == store.StatusStale {
 		add(st.Stale.Render("stale: its Claude Code process is gone"))
@@ -249,9 +253,16 @@ func (m *Model) render(now time.Time) []string {
 	if len(s.Activity) > 0 {
 		sw := max(w-9, 4)
 		nowMin := now.Unix() / 60
-		spark := chart.Sparkline(s.Activity, nowMin, min(sw, 60))
+		spark, per := chart.SparkWindow(s.Activity, nowMin, SparkMinutes, sw)
 		add(st.Subtle.Render(fmt.Sprintf("%-8s", "events")) + " " + st.Spark.Render(spark))
-		add(st.Faint.Render(fmt.Sprintf("%-8s %d in the last %d min; %d in all", "", chart.Total(s.Activity, nowMin, min(sw, 60)), min(sw, 60), total(s.EventCounts))))
+		label := fmt.Sprintf("%d in the last %d min", chart.Total(s.Activity, nowMin, SparkMinutes), SparkMinutes)
+		if per > 1 {
+			label += fmt.Sprintf(", %d min a mark", per)
+		}
+		label += fmt.Sprintf("; %d in all", total(s.EventCounts))
+		for _, l := range text.Wrap(label, sw) {
+			add(st.Faint.Render(fmt.Sprintf("%-8s %s", "", l)))
+		}
 	}
 	if s.Compactions > 0 {
 		kv("compact", text.Plural(s.Compactions, "compaction"))

@@ -31,6 +31,26 @@ func Symbol(status string) (string, string) {
 	return "?", "unknown"
 }
 
+// EndReason says in words why a session ended, from the reason Claude
+// Code gave its SessionEnd hook (an unknown reason is shown as given).
+func EndReason(reason string) string {
+	switch reason {
+	case "clear":
+		return "cleared with /clear"
+	case "logout":
+		return "the user logged out"
+	case "prompt_input_exit":
+		return "the user exited at the prompt"
+	case "bypass_permissions_disabled":
+		return "bypass-permissions mode was turned off"
+	case "resume":
+		return "left to resume another session"
+	case "other", "":
+		return "exited (Claude Code gave no specific reason)"
+	}
+	return reason
+}
+
 // StatusStyle returns the style of a display status.
 func StatusStyle(st *theme.Styles, status string) func(...string) string {
 	switch status {

@@ -29,7 +29,12 @@ type KeyMap struct {
 	Decisions key.Binding
 	// Find filters the tail by text; AcceptFind and ClearFind end it.
 	Find, AcceptFind, ClearFind key.Binding
+	// Open shows the event under the cursor in full (OpenMsg).
+	Open key.Binding
 }
+
+// OpenMsg asks the root to show an event in full.
+type OpenMsg struct{ Event store.Event }
 
 // Help texts of the Decisions binding, by what a press switches to.
 const (
@@ -40,7 +45,15 @@ const (
 // DefaultKeyMap returns the tail's bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		ScrollKeys: pane.DefaultScrollKeys("oldest", "newest (follow)"),
+		ScrollKeys: pane.ScrollKeys{
+			Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous event")),
+			Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next event")),
+			PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+			PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
+			Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "oldest")),
+			Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "newest (follow)")),
+		},
+		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the event in full")),
 		All:        key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all sessions / selected")),
 		Decisions:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d", helpDecisionsOnly)),
 		Find:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find events")),
@@ -51,12 +64,12 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp implements help.KeyMap.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.All, k.Decisions, k.Find, k.Bottom}
+	return []key.Binding{k.Open, k.All, k.Decisions, k.Find, k.Bottom}
 }
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{append(k.Bindings(), k.All, k.Decisions, k.Find, k.AcceptFind, k.ClearFind)}
+	return [][]key.Binding{append(k.Bindings(), k.Open, k.All, k.Decisions, k.Find, k.AcceptFind, k.ClearFind)}
 }
 
 // Model is the event tail pane.
@@ -79,6 +92,31 @@ type Model struct {
 	find         string
 	editing      bool
 	shown, total int
+	// list is the events shown, as read (oldest first); cur is the one
+	// under the cursor (the newest while following).
+	list    []store.Event
+	cur     int
+	focused bool
+}
+
+// SetFocused says whether the tail receives keys (its cursor shows).
+func (m *Model) SetFocused(f bool) {
+	if m.focused != f {
+		m.focused = f
+		m.render()
+	}
+}
+
+// Following reports whether the cursor is on the newest event (new ones
+// move it).
+func (m *Model) Following() bool { return m.cur >= len(m.list)-1 }
+
+// Selected returns the event under the cursor.
+func (m *Model) Selected() (store.Event, bool) {
+	if m.cur < 0 || m.cur >= len(m.list) {
+		return store.Event{}, false
+	}
+	return m.list[m.cur], true
 }
 
 var (
@@ -169,11 +207,15 @@ func (m *Model) SetCustom(id string, evs []store.Event) {
 // ScrollKeys implements pane.Scroller.
 func (m *Model) ScrollKeys() pane.ScrollKeys { return m.Keys.ScrollKeys }
 
-// Scroll implements pane.Scroller.
-func (m *Model) Scroll(mv pane.Move) { pane.ScrollViewport(&m.vp, mv) }
+// Scroll implements pane.Scroller: it moves the cursor, and the view with
+// it.
+func (m *Model) Scroll(mv pane.Move) {
+	m.cur = mv.Apply(m.cur, len(m.list), m.vp.Height())
+	m.render()
+}
 
 func (m *Model) render() {
-	follow := m.vp.AtBottom() || m.vp.TotalLineCount() == 0
+	follow := m.Following()
 	evs, empty := m.evs, " No events in the log tails yet."
 	if m.decisions {
 		evs, empty = Decisions(m.evs), " No gate decisions in the log tails yet."
@@ -193,13 +235,35 @@ func (m *Model) render() {
 		empty = " No event matches the search."
 	}
 	m.shown = len(evs)
+	m.list = m.list[:0]
+	for _, e := range evs {
+		if m.decisions {
+			e.Event, e.Tool = "Decision", e.Event // as read
+		}
+		m.list = append(m.list, e)
+	}
+	if follow {
+		m.cur = len(m.list) - 1
+	}
+	m.cur = min(max(m.cur, 0), max(len(m.list)-1, 0))
 	var lines []string
 	if len(evs) == 0 {
 		lines = []string{m.styles.Faint.Render(empty)}
 	} else {
 		lines = draw.EventLines(m.styles, evs, m.width, m.all)
+		if m.focused {
+			lines[m.cur] = m.styles.Selected.Render(lines[m.cur])
+		}
 	}
 	m.vp.SetContent(strings.Join(lines, "\n"))
+	// Keep the cursor in view.
+	h := max(m.vp.Height(), 1)
+	switch {
+	case m.cur < m.vp.YOffset():
+		m.vp.SetYOffset(m.cur)
+	case m.cur >= m.vp.YOffset()+h:
+		m.vp.SetYOffset(m.cur - h + 1)
+	}
 	if follow {
 		m.vp.GotoBottom()
 	}
@@ -221,13 +285,17 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case key.Matches(k, m.Keys.Open):
+		if e, ok := m.Selected(); ok {
+			return func() tea.Msg { return OpenMsg{Event: e} }
+		}
 	case key.Matches(k, m.Keys.Find):
 		m.editing = true
 		m.fit()
 	case key.Matches(k, m.Keys.ClearFind) && m.find != "":
 		m.find = ""
 		m.fit()
-		m.vp.GotoBottom()
+		m.cur = len(m.list) // follow again
 		m.render()
 	case key.Matches(k, m.Keys.All):
 		m.all = !m.all
@@ -238,7 +306,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			h = helpAllEvents
 		}
 		m.Keys.Decisions.SetHelp("d", h)
-		m.vp.GotoBottom()
+		m.cur = len(m.list) // follow again
 		m.render()
 	}
 	return nil
@@ -265,7 +333,7 @@ func (m *Model) typeFind(k tea.KeyPressMsg) {
 		return
 	}
 	m.fit()
-	m.vp.GotoBottom()
+	m.cur = len(m.list) // follow again
 	m.render()
 }
 
@@ -310,7 +378,7 @@ func (m *Model) View() string {
 		title = "Decisions" + strings.TrimPrefix(title, "Events")
 	}
 	follow := m.styles.Faint.Render(" following")
-	if !m.vp.AtBottom() {
+	if !m.Following() {
 		follow = m.styles.Warn.Render(" paused (G follows)")
 	}
 	if m.find != "" && !m.editing {

@@ -32,6 +32,10 @@ type Row struct {
 	Display string
 }
 
+// SparkMinutes is the row's sparkline window: the last half hour,
+// whatever the pane's width (a narrow row sums minutes per mark).
+const SparkMinutes = 30
+
 // rowHeight is the number of lines each session takes.
 const rowHeight = 2
 
@@ -41,7 +45,24 @@ type KeyMap struct {
 	pane.ScrollKeys
 	Open                              key.Binding
 	Filter, ClearFilter, AcceptFilter key.Binding
+	Sort                              key.Binding
 }
+
+// Sort is an order of the list.
+type Sort int
+
+// The orders, in the order the sort key cycles through them.
+const (
+	SortNeedsInput Sort = iota // those that wait for the user, then recent
+	SortRecent                 // newest activity first
+	SortCost                   // highest estimated cost first
+	sortCount
+)
+
+var sortNames = [...]string{"needs input first", "recent first", "cost first"}
+
+// String names the order.
+func (s Sort) String() string { return sortNames[s] }
 
 // DefaultKeyMap returns the list's bindings.
 func DefaultKeyMap() KeyMap {
@@ -58,6 +79,7 @@ func DefaultKeyMap() KeyMap {
 		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter sessions")),
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		Sort:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: needs input first, recent, cost")),
 	}
 }
 
@@ -72,7 +94,7 @@ func (m *Model) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.Keys
-	return [][]key.Binding{append(k.Bindings(), k.Open), {k.Filter, k.AcceptFilter, k.ClearFilter}}
+	return [][]key.Binding{append(k.Bindings(), k.Open), {k.Filter, k.AcceptFilter, k.ClearFilter, k.Sort}}
 }
 
 // Model is the sessions pane.
@@ -91,6 +113,7 @@ type Model struct {
 	focused bool
 	empty   []string
 	prices  pricing.Table
+	order   Sort
 }
 
 var (
@@ -135,15 +158,42 @@ func (m *Model) Filter() string { return m.filter }
 // Len is the number of sessions shown (after the filter) and in total.
 func (m *Model) Len() (shown, total int) { return len(m.visible), len(m.rows) }
 
-// SetRows replaces the rows, sorted newest activity first, keeping the
+// Order is the list's order.
+func (m *Model) Order() Sort { return m.order }
+
+// SetOrder sorts the list again in order o, keeping the cursor on the same
+// session.
+func (m *Model) SetOrder(o Sort) {
+	m.order = o % sortCount
+	m.SetRows(m.rows)
+}
+
+// cost is a row's estimated cost in dollars (0 unpriced).
+func (m *Model) cost(r Row) float64 {
+	if m.prices == nil {
+		return 0
+	}
+	if e := m.prices.Cost(r.Tokens, r.Model); e.Priced {
+		return e.USD
+	}
+	return 0
+}
+
+// SetRows replaces the rows, sorted in the list's order (by default those
+// that wait for the user first, then newest activity first), keeping the
 // cursor on the same session.
 func (m *Model) SetRows(rows []Row) {
 	sel, had := m.Selected()
 	m.rows = rows
 	sort.SliceStable(m.rows, func(i, j int) bool {
 		// A session that waits for the user comes first.
-		if ni, nj := m.rows[i].Display == store.StatusNeedsInput, m.rows[j].Display == store.StatusNeedsInput; ni != nj {
+		if ni, nj := m.rows[i].Display == store.StatusNeedsInput, m.rows[j].Display == store.StatusNeedsInput; ni != nj && m.order == SortNeedsInput {
 			return ni
+		}
+		if m.order == SortCost {
+			if ci, cj := m.cost(m.rows[i]), m.cost(m.rows[j]); ci != cj {
+				return ci > cj
+			}
 		}
 		if !m.rows[i].LastAt.Equal(m.rows[j].LastAt) {
 			return m.rows[i].LastAt.After(m.rows[j].LastAt)
@@ -322,6 +372,8 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, m.Keys.Filter):
 		m.editing = true
 		m.clamp()
+	case key.Matches(k, m.Keys.Sort):
+		m.SetOrder(m.order + 1)
 	case key.Matches(k, m.Keys.ClearFilter) && m.filter != "":
 		m.filter = ""
 		m.refilter()
@@ -443,7 +495,8 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 		sw := w - text.Width(id) - 1 - text.Width(stats)
 		spark := ""
 		if sw >= 4 {
-			spark = " " + st.Spark.Render(chart.Sparkline(r.Activity, nowMin, min(sw, 30)))
+			sp, _ := chart.SparkWindow(r.Activity, nowMin, SparkMinutes, sw)
+			spark = " " + st.Spark.Render(sp)
 		}
 		line2 = text.Right(id+spark, stats, w)
 	}

@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dylan-gluck/spcstr/internal/pricing"
+	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/theme"
 )
@@ -80,5 +82,33 @@ func TestListKeys(t *testing.T) {
 	m.Update(kp("esc"))
 	if shown, _ := m.Len(); shown != 3 || m.Filter() != "" {
 		t.Fatalf("esc: %d shown, filter %q", shown, m.Filter())
+	}
+}
+
+// TestSortOrders: s cycles needs input first (default), recent, cost.
+func TestSortOrders(t *testing.T) {
+	m := New(theme.New(true, true))
+	m.SetSize(40, 20)
+	m.SetPrices(pricing.Table{"m": {Input: 1}})
+	rs := rows()
+	rs[0].Display = store.StatusNeedsInput // cccc: oldest, but waits
+	rs[0].Model, rs[0].Tokens = "m", state.Tokens{Input: 1_000_000}
+	rs[2].Model, rs[2].Tokens = "m", state.Tokens{Input: 2_000_000} // bbbb costs most
+	m.SetRows(rs)
+	order := func() string {
+		var ids []string
+		for _, i := range m.visible {
+			ids = append(ids, m.rows[i].ID)
+		}
+		return strings.Join(ids, " ")
+	}
+	for _, want := range []struct {
+		order Sort
+		ids   string
+	}{{SortNeedsInput, "cccc aaaa bbbb"}, {SortRecent, "aaaa bbbb cccc"}, {SortCost, "bbbb cccc aaaa"}, {SortNeedsInput, "cccc aaaa bbbb"}} {
+		if m.Order() != want.order || order() != want.ids {
+			t.Fatalf("order %v: %s, want %v: %s", m.Order(), order(), want.order, want.ids)
+		}
+		m.Update(kp("s"))
 	}
 }

@@ -317,3 +317,93 @@ func parseEvent(raw []byte) (Event, bool) {
 		(e.Outcome != nil && e.Outcome.Error != "")
 	return ev, true
 }
+
+// entrySearchBytes bounds how far back in each log FindEntry looks.
+const entrySearchBytes = 32 << 20
+
+// maxEntryBytes bounds the entry FindEntry returns (a log entry's payload
+// fields are capped when written; this is a second bound on what is kept).
+const maxEntryBytes = 4 << 20
+
+// FindEntry looks in the logs of dir, newest entries first and at most
+// about 32 MiB back in each, for the raw entry ev was read from, so that
+// it can be shown in full. It reports false when the entry is no longer
+// there (rotated away, further back, or not from a log).
+func FindEntry(dir string, ev Event) ([]byte, bool) {
+	needle := []byte(`"session_id":` + jsonString(ev.Session))
+	var found []byte
+	for _, p := range LogPaths(dir) {
+		_ = logs.Backward(p, entrySearchBytes, func(raw []byte) error {
+			if len(raw) > maxEntryBytes || !bytes.Contains(raw, needle) {
+				return nil
+			}
+			// The same instant, session, event and tool: the entry (the
+			// timeline's events carry no Detail to compare).
+			e, ok := QuickEvent(raw)
+			if ok && e.At.Equal(ev.At) && e.Session == ev.Session && e.Event == ev.Event && e.Tool == ev.Tool {
+				found = bytes.Clone(raw)
+				return logs.ErrStop
+			}
+			return nil
+		})
+		if found != nil {
+			return found, true
+		}
+	}
+	return nil, false
+}
+
+// Since reads one session's events from the logs of dir at or after since,
+// oldest first, at most max (the newest). Each log is read backwards and
+// left at its first entry older than since (logs are appended in time
+// order), so the cost follows the span asked for, not the log's size.
+func Since(dir, session string, since time.Time, max int) []Event {
+	needle := []byte(`"session_id":` + jsonString(session))
+	var all []Event
+	for _, p := range LogPaths(dir) {
+		found := 0
+		_ = logs.Backward(p, 1<<40, func(raw []byte) error {
+			if !bytes.Contains(raw, needle) {
+				if at, ok := entryTime(raw); ok && at.Before(since) {
+					return logs.ErrStop
+				}
+				return nil
+			}
+			ev, ok := QuickEvent(raw)
+			if !ok {
+				return nil
+			}
+			if ev.At.Before(since) {
+				return logs.ErrStop
+			}
+			all = append(all, ev)
+			if found++; found >= max {
+				return logs.ErrStop
+			}
+			return nil
+		})
+	}
+	SortEvents(all)
+	if len(all) > max {
+		all = all[len(all)-max:]
+	}
+	return all
+}
+
+// entryTime reads an entry's timestamp without decoding the rest (it is
+// the first member spcstr writes; false when it is not found early).
+func entryTime(raw []byte) (time.Time, bool) {
+	const key = `"timestamp":"`
+	head := raw[:min(len(raw), 256)]
+	i := bytes.Index(head, []byte(key))
+	if i < 0 {
+		return time.Time{}, false
+	}
+	rest := head[i+len(key):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 {
+		return time.Time{}, false
+	}
+	at, err := time.Parse(time.RFC3339Nano, string(rest[:j]))
+	return at, err == nil
+}

@@ -1,4 +1,4 @@
-package looppane
+package loop
 
 import (
 	"context"

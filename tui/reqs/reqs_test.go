@@ -1,4 +1,4 @@
-package reqpane
+package reqs
 
 import (
 	"context"

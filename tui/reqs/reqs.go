@@ -1,11 +1,11 @@
-// Package reqpane is the dashboard's requirements pane: each requirement of
+// Package reqs is the dashboard's requirements pane: each requirement of
 // the selected session's branch with its scope, whether this session
 // triggered it, and whether (and by what) it is satisfied, and the keys
 // that satisfy or clear one. It owns the pane's view model; the
 // requirements themselves (config cascade, state files, satisfy/clear) come
 // from internal/requirements, through Load and DefaultActions, which write
 // the same state file under the same lock as the hooks and `spcstr req`.
-package reqpane
+package reqs
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	reqs "github.com/dylan-gluck/spcstr/internal/requirements"
+	"github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/tui/draw"
 	"github.com/dylan-gluck/spcstr/tui/pane"
 	"github.com/dylan-gluck/spcstr/tui/text"
@@ -62,7 +62,7 @@ const NotConfigured = "Requirements are not configured in this project (.claude/
 // export shares (requirements.ReadSession: the configuration and the state
 // file of the session's branch). It runs inside a tea.Cmd.
 func Load(_ context.Context, req Request) View {
-	sv, err := reqs.ReadSession(req.Root, req.SessionID, req.Branch)
+	sv, err := requirements.ReadSession(req.Root, req.SessionID, req.Branch)
 	if err != nil {
 		return View{Configured: true, Branch: req.Branch, Err: err.Error()}
 	}
@@ -101,21 +101,21 @@ func Load(_ context.Context, req Request) View {
 func DefaultActions() Actions {
 	return Actions{
 		SatisfySession: func(ctx context.Context, req Request, name string) error {
-			return reqs.Satisfy(ctx, req.Root, req.SessionID, name, false)
+			return requirements.Satisfy(ctx, req.Root, req.SessionID, name, false)
 		},
 		SatisfyBranch: func(ctx context.Context, req Request, name string) error {
-			return reqs.Satisfy(ctx, req.Root, req.SessionID, name, true)
+			return requirements.Satisfy(ctx, req.Root, req.SessionID, name, true)
 		},
 		Clear: func(ctx context.Context, req Request, name string) error {
 			branch := false
-			if statuses, err := reqs.Statuses(req.Root, req.SessionID); err == nil {
+			if statuses, err := requirements.Statuses(req.Root, req.SessionID); err == nil {
 				for _, st := range statuses {
 					if st.Name == name {
-						branch = st.BranchOverride || st.Scope == reqs.ScopeBranch || st.Scope == reqs.ScopePermanent
+						branch = st.BranchOverride || st.Scope == requirements.ScopeBranch || st.Scope == requirements.ScopePermanent
 					}
 				}
 			}
-			return reqs.Clear(ctx, req.Root, req.SessionID, name, branch)
+			return requirements.Clear(ctx, req.Root, req.SessionID, name, branch)
 		},
 	}
 }
@@ -189,7 +189,12 @@ type Model struct {
 	cursor int
 	width  int
 	height int
+	dryRun bool
 }
+
+// SetDryRun says whether the project's gates run in dry-run (they log what
+// they would decide and block nothing); the pane says so under its title.
+func (m *Model) SetDryRun(dry bool) { m.dryRun = dry }
 
 var (
 	_ pane.Component = (*Model)(nil)
@@ -283,6 +288,11 @@ func (m *Model) View() string {
 		title += " · " + m.view.Branch
 	}
 	add(st.Section.Render(title))
+	if m.dryRun {
+		for _, l := range text.Wrap("dry run: these requirements are checked and logged, never enforced (dry_run in .spcstr/config.yaml)", w-1) {
+			add(" " + st.Warn.Render(l))
+		}
+	}
 	if m.view.Err != "" {
 		for _, l := range text.Wrap(m.view.Err, w-1) {
 			add(" " + st.Error.Render(l))

@@ -1,10 +1,10 @@
-// Package looppane is the dashboard's feedback-loop pane: for the selected
+// Package loop is the dashboard's feedback-loop pane: for the selected
 // session, each domain (backend, frontend, ...) against the three phases
 // review, test planning and testing, with each phase's status, the agent
 // that reported it and its issues, and the loop's iteration i/max. It owns
 // the pane's view model; the loop itself comes from internal/feedback
 // through Load.
-package looppane
+package loop
 
 import (
 	"context"
