@@ -54,7 +54,7 @@ func (m Model) header() string {
 		marks = append(marks, mark{st.Working.Render(fmt.Sprintf("%d live", live)), 4})
 	}
 	if n := m.ev.FailedOpen(); n > 0 {
-		right += " " + st.Warn.Render(fmt.Sprintf("%d failed open", n))
+		marks = append(marks, mark{st.Warn.Render(fmt.Sprintf("%d failed open", n)), 0})
 	}
 	if m.st.Loading() {
 		marks = append(marks, mark{st.Faint.Render("reading…"), 1})
