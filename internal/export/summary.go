@@ -144,23 +144,23 @@ type Prompt struct {
 
 // Agent is one subagent, with the agents it spawned as Children.
 type Agent struct {
-	Name        string      `json:"name"`
-	AgentID     string      `json:"agent_id"`
-	AgentType   string      `json:"agent_type"`
-	Description string      `json:"description"`
-	ToolUseID   string      `json:"tool_use_id"`
-	Background  bool        `json:"background"`
-	Status      string      `json:"status"`
-	Result      string      `json:"result"`
-	Marker      string      `json:"marker"`
-	StartedAt   time.Time   `json:"started_at"`
-	CompletedAt *time.Time  `json:"completed_at"`
-	DurationMS  float64     `json:"duration_ms"`
-	TotalTokens int64       `json:"total_tokens"`
+	Name        string     `json:"name"`
+	AgentID     string     `json:"agent_id"`
+	AgentType   string     `json:"agent_type"`
+	Description string     `json:"description"`
+	ToolUseID   string     `json:"tool_use_id"`
+	Background  bool       `json:"background"`
+	Status      string     `json:"status"`
+	Result      string     `json:"result"`
+	Marker      string     `json:"marker"`
+	StartedAt   time.Time  `json:"started_at"`
+	CompletedAt *time.Time `json:"completed_at"`
+	DurationMS  float64    `json:"duration_ms"`
+	TotalTokens int64      `json:"total_tokens"`
 	// Usage is nil when spcstr read no transcript of the agent.
 	Usage    *AgentUsage `json:"usage"`
 	Tools    []ToolCount `json:"tools"`
-	Children    []*Agent    `json:"children"`
+	Children []*Agent    `json:"children"`
 }
 
 // Files lists the paths touched, each once, in first-seen order.
