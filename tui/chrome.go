@@ -31,6 +31,9 @@ func (m Model) header() string {
 		count = fmt.Sprintf("%d/%d sessions", shown, total)
 	}
 	right := st.Subtle.Render(count)
+	if c := costTotals(m.strategies.prices, m.st.Summaries(), m.now()); c != "" && m.width >= 100 {
+		right = st.Subtle.Render(c) + " " + right
+	}
 	if n := m.st.NeedsInput(); n > 0 {
 		right += " " + st.NeedsInput.Render(fmt.Sprintf("%d need input", n))
 	}

@@ -10,12 +10,16 @@ import (
 	"github.com/mailru/easyjson/jlexer"
 
 	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
 // maxSubagents bounds how many subagent transcripts a session tracks (a
 // hostile folder cannot grow state.json without bound).
 const maxSubagents = 2048
+
+// retiredKeep is how many message ids a retired subagent cursor keeps.
+const retiredKeep = 2
 
 // Hint is what the hook event says about the session's transcripts.
 type Hint struct {
@@ -36,7 +40,13 @@ type Hint struct {
 // subagents folder for transcripts no event named. A path the payload
 // gives that is not in the session's subagents folder is not read.
 func ReadSession(s *state.Session, h Hint) error {
-	err := readMain(s.TranscriptPath, &s.Transcript, &s.Tokens, s.SetTitle, &s.ClaudeCost)
+	var model string
+	err := readMain(s.TranscriptPath, &s.Transcript, &s.Tokens, s.SetTitle, &s.ClaudeCost, &model)
+	if s.Model == "" && model != "" && len(model) <= 128 {
+		// Claude Code names no model at SessionStart in print mode: the
+		// main chain's answers do.
+		s.Model = termtext.Line(model)
+	}
 	dir := SubagentDir(s.TranscriptPath)
 	if dir == "" {
 		return err
@@ -95,7 +105,13 @@ func Track(s *state.Session, h Hint) {
 func Retire(s *state.Session, h Hint) {
 	for id, a := range s.Subagents {
 		if !a.Done && ((h.Event == "SubagentStop" && id == h.AgentID) || h.Event == "SessionEnd") {
-			a.Done, a.Cursor.Recent = true, nil
+			// Keep the last messages' usage: Claude Code may still append
+			// a line of the last message after SubagentStop, which a
+			// listing then reads as a repeat, not as a new message.
+			a.Done = true
+			if n := len(a.Cursor.Recent); n > retiredKeep {
+				a.Cursor.Recent = a.Cursor.Recent[n-retiredKeep:]
+			}
 			s.Subagents[id] = a
 		}
 	}

@@ -63,9 +63,12 @@ func TestReadSessionSubagents(t *testing.T) {
 	if err := ReadSession(s, Hint{Event: "SubagentStop", AgentID: "afg", AgentPath: fg}); err != nil {
 		t.Fatal(err)
 	}
-	if !s.Subagents["afg"].Done || len(s.Subagents["afg"].Cursor.Recent) != 0 {
+	if !s.Subagents["afg"].Done || len(s.Subagents["afg"].Cursor.Recent) != retiredKeep {
 		t.Errorf("foreground agent not retired at its SubagentStop: %+v", s.Subagents["afg"])
 	}
+	// Claude Code appends the last message's line again after
+	// SubagentStop: a listing reopens the file and counts it once.
+	appendFile(t, fg, assistant("f2", "claude-haiku-5-5", 1, 1, 0, 0, 0, ""))
 	if _, ok := s.Subagents["abg"]; ok {
 		t.Error("an unnamed agent was found before a folder listing")
 	}

@@ -53,17 +53,20 @@ type TitleFunc func(text, source string)
 // the user gave, Claude Code's generated title, a summary) to title (nil:
 // ignored). Session.SetTitle is the usual title.
 func Read(path string, cur *state.TranscriptCursor, tokens *state.Tokens, title TitleFunc) error {
-	return readMain(path, cur, tokens, title, nil)
+	return readMain(path, cur, tokens, title, nil, nil)
 }
 
 // readMain reads the main transcript: usage, titles, and Claude Code's
 // cost-state line into cost (nil: ignored).
-func readMain(path string, cur *state.TranscriptCursor, tokens *state.Tokens, title TitleFunc, cost **state.ClaudeCost) error {
+func readMain(path string, cur *state.TranscriptCursor, tokens *state.Tokens, title TitleFunc, cost **state.ClaudeCost, model *string) error {
 	return readFrom(path, cur, func(line []byte) {
 		if u, key, side, ok := parseUsage(line, tokens); ok {
 			addUsage(u, key, cur, tokens, nil)
 			if !side {
 				tokens.ContextUsed = sat(sat(u.Input, u.CacheRead), u.CacheCreation)
+				if m, _, _ := pricing.SplitVariant(key); model != nil && m != UnknownModel {
+					*model = m
+				}
 			}
 		}
 		if title != nil {
