@@ -18,8 +18,6 @@ import (
 // hostile folder cannot grow state.json without bound).
 const maxSubagents = 2048
 
-// retiredKeep is how many message ids a retired subagent cursor keeps.
-const retiredKeep = 2
 
 // Hint is what the hook event says about the session's transcripts.
 type Hint struct {
@@ -71,14 +69,16 @@ func readSubagents(s *state.Session, dir string) error {
 		if a.Done {
 			continue
 		}
-		if rerr := readFrom(filepath.Join(dir, "agent-"+id+".jsonl"), &a.Cursor, func(line []byte) {
+		path := filepath.Join(dir, "agent-"+id+".jsonl")
+		a.Cursor.Path = path // not stored: the path follows from the id
+		if rerr := readFrom(path, &a.Cursor, func(line []byte) {
 			if u, key, _, ok := parseUsage(line, &s.Tokens); ok {
 				addUsage(u, key, &a.Cursor, &s.Tokens, &a.ByModel)
 			}
 		}); rerr != nil && err == nil {
 			err = rerr
 		}
-		a.Cursor.Path = "" // the path follows from the id
+		a.Cursor.Path = ""
 		s.Subagents[id] = a
 	}
 	return err
@@ -92,25 +92,34 @@ func Track(s *state.Session, h Hint) {
 	if dir == "" {
 		return
 	}
-	if id := agentIDFromPath(dir, h.AgentPath); id != "" {
-		track(s, id)
-	} else if validAgentID(h.AgentID) && h.AgentPath == "" {
-		track(s, h.AgentID)
+	id := agentIDFromPath(dir, h.AgentPath)
+	if id == "" && validAgentID(h.AgentID) && h.AgentPath == "" {
+		id = h.AgentID
 	}
+	if id == "" {
+		return
+	}
+	if a, ok := s.Subagents[id]; ok && a.Done && h.Event == "SubagentStart" {
+		a.Done = false // the agent resumed: read what it appends
+		s.Subagents[id] = a
+	}
+	track(s, id)
 }
 
 // Retire marks the transcripts an event ends as read to their end: the
 // stopped agent's at SubagentStop, every one at SessionEnd. Later hooks do
-// not look at them again (a folder listing reopens one that grew).
+// not look at them again (a SubagentStart of the same agent, resumed,
+// reopens one), and they keep only their offset, usage and last message,
+// so that 150 finished agents cost a hook next to nothing.
 func Retire(s *state.Session, h Hint) {
 	for id, a := range s.Subagents {
 		if !a.Done && ((h.Event == "SubagentStop" && id == h.AgentID) || h.Event == "SessionEnd") {
-			// Keep the last messages' usage: Claude Code may still append
-			// a line of the last message after SubagentStop, which a
-			// listing then reads as a repeat, not as a new message.
+			// Only the last message's usage is kept: Claude Code may write
+			// its line again after SubagentStop, and a resumed agent's
+			// reading must count that repeat once.
 			a.Done = true
-			if n := len(a.Cursor.Recent); n > retiredKeep {
-				a.Cursor.Recent = a.Cursor.Recent[n-retiredKeep:]
+			if n := len(a.Cursor.Recent); n > 1 {
+				a.Cursor.Recent = append([]state.MessageUsage(nil), a.Cursor.Recent[n-1])
 			}
 			s.Subagents[id] = a
 		}
@@ -170,8 +179,8 @@ func track(s *state.Session, id string) {
 	s.Subagents[id] = state.SubagentUsage{}
 }
 
-// listSubagents tracks every agent-<id>.jsonl of dir, and reopens a
-// retired one that grew (a resumed agent).
+// listSubagents tracks every agent-<id>.jsonl of dir not tracked yet (a
+// background agent no event named).
 func listSubagents(s *state.Session, dir string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -182,17 +191,7 @@ func listSubagents(s *state.Session, dir string) {
 		if id == "" || !e.Type().IsRegular() {
 			continue
 		}
-		a, ok := s.Subagents[id]
-		if !ok {
-			track(s, id)
-			continue
-		}
-		if a.Done {
-			if fi, err := e.Info(); err == nil && fi.Size() != a.Cursor.Offset {
-				a.Done = false
-				s.Subagents[id] = a
-			}
-		}
+		track(s, id)
 	}
 }
 

@@ -63,11 +63,11 @@ func TestReadSessionSubagents(t *testing.T) {
 	if err := ReadSession(s, Hint{Event: "SubagentStop", AgentID: "afg", AgentPath: fg}); err != nil {
 		t.Fatal(err)
 	}
-	if !s.Subagents["afg"].Done || len(s.Subagents["afg"].Cursor.Recent) != retiredKeep {
+	if !s.Subagents["afg"].Done || len(s.Subagents["afg"].Cursor.Recent) != 1 {
 		t.Errorf("foreground agent not retired at its SubagentStop: %+v", s.Subagents["afg"])
 	}
 	// Claude Code appends the last message's line again after
-	// SubagentStop: a listing reopens the file and counts it once.
+	// SubagentStop: a retired transcript is not read again.
 	appendFile(t, fg, assistant("f2", "claude-haiku-5-5", 1, 1, 0, 0, 0, ""))
 	if _, ok := s.Subagents["abg"]; ok {
 		t.Error("an unnamed agent was found before a folder listing")
@@ -87,6 +87,19 @@ func TestReadSessionSubagents(t *testing.T) {
 	}
 	if got := s.Subagents["abg"].ByModel["claude-sonnet-5-5+us"].Output; got != 100 {
 		t.Errorf("background agent's own usage: %+v", s.Subagents["abg"])
+	}
+	// The agent resumes (SubagentStart again): its new messages count.
+	appendFile(t, fg, assistant("f3", "claude-haiku-5-5", 2, 2, 0, 0, 0, ""))
+	if err := ReadSession(s, Hint{Event: "SubagentStart", AgentID: "afg", AgentPath: fg}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Subagents["afg"].ByModel["claude-haiku-5-5"].Input; got != 10 || s.Subagents["afg"].Done {
+		t.Errorf("resumed agent: input %d, %+v", got, s.Subagents["afg"])
+	}
+	want.Input += 2
+	want.Output += 2
+	if got := totals(s.Tokens); got != totals(want) {
+		t.Errorf("after the resume: totals %+v, want %+v", got, totals(want))
 	}
 	// Nothing appended: nothing changes.
 	before := totals(s.Tokens)
@@ -151,5 +164,30 @@ func TestCostStateLine(t *testing.T) {
 	c := s.ClaudeCost
 	if c == nil || c.USD != 0.038442 || c.UnknownModel || c.ByModel["claude-opus-5-5"] != (state.ClaudeModelCost{Input: 2803, Output: 401, CacheRead: 17800, CacheCreation: 3130, USD: 0.038442}) {
 		t.Errorf("claude cost %+v", c)
+	}
+}
+
+// A running agent's transcript is read from where the previous hook left
+// it, however many messages it has (more than a cursor remembers).
+func TestSubagentIncremental(t *testing.T) {
+	s, sub := sessionDir(t)
+	p := filepath.Join(sub, "agent-alot.jsonl")
+	var b strings.Builder
+	for i := 0; i < 40; i++ {
+		b.WriteString(assistant(fmt.Sprintf("m%02d", i), "claude-opus-5-5", 1, 1, 0, 0, 0, ""))
+	}
+	appendFile(t, p, b.String())
+	if err := ReadSession(s, Hint{Event: "SubagentStart", AgentID: "alot", AgentPath: p}); err != nil {
+		t.Fatal(err)
+	}
+	off := s.Subagents["alot"].Cursor.Offset
+	appendFile(t, p, assistant("m40", "claude-opus-5-5", 1, 1, 0, 0, 0, ""))
+	for range 3 {
+		if err := ReadSession(s, Hint{Event: "PostToolUse"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Tokens.Input != 41 || s.Subagents["alot"].Cursor.Offset <= off {
+		t.Errorf("input %d (want 41), offset %d after %d", s.Tokens.Input, s.Subagents["alot"].Cursor.Offset, off)
 	}
 }
