@@ -18,7 +18,6 @@ import (
 // hostile folder cannot grow state.json without bound).
 const maxSubagents = 2048
 
-
 // Hint is what the hook event says about the session's transcripts.
 type Hint struct {
 	// Event is the hook event's name (SubagentStop, Stop, SessionEnd, ...).
