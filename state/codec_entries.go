@@ -13,7 +13,7 @@ import (
 // omitzero rules.
 
 var agentKeys = []string{"name", "agent_id", "agent_type", "description", "tool_use_id", "background",
-	"started_at", "completed_at", "status", "result", "marker", "tools_used", "duration_ms", "total_tokens"}
+	"started_at", "completed_at", "status", "result", "marker", "tools_used", "duration_ms", "total_tokens", "usage"}
 
 func writeAgent(w *jwriter.Writer, a Agent) {
 	o := jsoncodec.Open(w)
@@ -38,6 +38,9 @@ func writeAgent(w *jwriter.Writer, a Agent) {
 	}
 	if a.TotalTokens != 0 {
 		o.Key("total_tokens").Int64(a.TotalTokens)
+	}
+	if len(a.Usage) > 0 {
+		jsoncodec.WriteMap(o.Key("usage"), a.Usage, writeModelUsage)
 	}
 	o.Close()
 }
@@ -71,6 +74,8 @@ func readAgent(l *jlexer.Lexer, a *Agent) bool {
 			return jsoncodec.Map(l, &a.ToolsUsed, jsoncodec.Int[int])
 		case "duration_ms":
 			return jsoncodec.Float(l, &a.DurationMS)
+		case "usage":
+			return jsoncodec.Map(l, &a.Usage, readModelUsage)
 		default: // total_tokens
 			return jsoncodec.Int(l, &a.TotalTokens)
 		}

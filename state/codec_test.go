@@ -26,7 +26,8 @@ func richSession() *Session {
 		AgentsHistory: []Agent{
 			{Name: "reviewer", AgentID: "a1", AgentType: "reviewer", Description: odd, ToolUseID: "t1",
 				Background: true, StartedAt: at, CompletedAt: &done, Status: AgentCompleted, Result: "PASS",
-				Marker: "REVIEW_APPROVED", ToolsUsed: map[string]int{"Read": 2}, DurationMS: 1234.5, TotalTokens: 99},
+				Marker: "REVIEW_APPROVED", ToolsUsed: map[string]int{"Read": 2}, DurationMS: 1234.5, TotalTokens: 99,
+				Usage: map[string]ModelUsage{"claude-z+us": {Input: 5, CacheWrite1h: 1}}},
 			{Name: "quick", StartedAt: at, CompletedAt: &done, DurationMS: 2.5e-7},
 			{Name: "tester", StartedAt: at},
 		},

@@ -133,6 +133,45 @@ type Agent struct {
 	ToolsUsed   map[string]int `json:"tools_used,omitempty"`
 	DurationMS  float64        `json:"duration_ms,omitempty"`
 	TotalTokens int64          `json:"total_tokens,omitempty"`
+	// Usage is the usage of the agent's own transcript (by usage key, as
+	// Tokens.ByModel), moved here from Session.Subagents once it was read
+	// to its end; AgentUsage adds what is still being read.
+	Usage map[string]ModelUsage `json:"usage,omitempty"`
+}
+
+// AgentUsage returns the usage of an agent's transcript (by usage key):
+// what its finished reading left in its AgentsHistory entry and what is
+// still being read (nil when spcstr read none).
+func (s *Session) AgentUsage(id string) map[string]ModelUsage {
+	if id == "" {
+		return nil
+	}
+	var out map[string]ModelUsage
+	add := func(by map[string]ModelUsage) {
+		for k, u := range by {
+			if out == nil {
+				out = map[string]ModelUsage{}
+			}
+			m := out[k]
+			m.Input += u.Input
+			m.Output += u.Output
+			m.CacheRead += u.CacheRead
+			m.CacheCreation += u.CacheCreation
+			m.CacheWrite1h += u.CacheWrite1h
+			m.WebSearches += u.WebSearches
+			out[k] = m
+		}
+	}
+	if a := s.FindAgent(id); a != nil {
+		add(a.Usage)
+	}
+	if sub, ok := s.Subagents[id]; ok {
+		add(sub.ByModel)
+		if out == nil {
+			out = map[string]ModelUsage{}
+		}
+	}
+	return out
 }
 
 // Agent statuses.

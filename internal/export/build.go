@@ -162,7 +162,7 @@ func (b *builder) summary(ctx context.Context, s *state.Session, t *tally) *Summ
 
 	sum.Prompts = prompts(s.Prompts)
 	sum.Agents = agentTree(s.AgentsHistory, t.parents)
-	agentUsage(sum.Agents, b.opt.Prices, s.Subagents)
+	agentUsage(sum.Agents, b.opt.Prices, s)
 	sum.Files = Files{New: nonNil(s.Files.New), Edited: nonNil(s.Files.Edited), Read: nonNil(s.Files.Read)}
 	sum.Tools = toolCounts(s.ToolsUsed)
 	sum.Errors = errorList(s.Errors)

@@ -37,16 +37,16 @@ func cost(sc pricing.SessionCost) Cost {
 
 // agentUsage sets each agent's usage from its transcript's (by agent id),
 // priced as an estimate.
-func agentUsage(agents []*Agent, t pricing.Table, subs map[string]state.SubagentUsage) {
+func agentUsage(agents []*Agent, t pricing.Table, s *state.Session) {
 	for _, a := range agents {
-		if sub, ok := subs[a.AgentID]; ok && a.AgentID != "" {
-			sc := t.Usage(sub.ByModel, state.Tokens{}, "")
+		if by := s.AgentUsage(a.AgentID); by != nil {
+			sc := t.Usage(by, state.Tokens{}, "")
 			u := &AgentUsage{Input: sc.Tokens.Input, Output: sc.Tokens.Output, CacheRead: sc.Tokens.CacheRead, CacheCreation: sc.Tokens.CacheCreation}
 			if sc.Known() {
 				u.USD, u.LowerBound = usd(sc.USD), !sc.Priced
 			}
 			a.Usage = u
 		}
-		agentUsage(a.Children, t, subs)
+		agentUsage(a.Children, t, s)
 	}
 }

@@ -108,20 +108,25 @@ func Track(s *state.Session, h Hint) {
 // Retire marks the transcripts an event ends as read to their end: the
 // stopped agent's at SubagentStop, every one at SessionEnd. Later hooks do
 // not look at them again (a SubagentStart of the same agent, resumed,
-// reopens one), and they keep only their offset, usage and last message,
-// so that 150 finished agents cost a hook next to nothing.
+// reopens one). Its usage moves to the agent's AgentsHistory entry when it
+// has one (a list the hooks that do not need it leave encoded), so that
+// the head of state.json keeps only the offset of a finished agent: 150
+// finished agents cost a hook next to nothing. The events that retire
+// decode AgentsHistory (recorder.sectionsFor).
 func Retire(s *state.Session, h Hint) {
 	for id, a := range s.Subagents {
-		if !a.Done && ((h.Event == "SubagentStop" && id == h.AgentID) || h.Event == "SessionEnd") {
-			// Only the last message's usage is kept: Claude Code may write
-			// its line again after SubagentStop, and a resumed agent's
-			// reading must count that repeat once.
-			a.Done = true
-			if n := len(a.Cursor.Recent); n > 1 {
-				a.Cursor.Recent = append([]state.MessageUsage(nil), a.Cursor.Recent[n-1])
-			}
-			s.Subagents[id] = a
+		if a.Done || !((h.Event == "SubagentStop" && id == h.AgentID) || h.Event == "SessionEnd") {
+			continue
 		}
+		a.Done, a.Cursor.Recent = true, nil
+		if e := s.FindAgent(id); e != nil && len(a.ByModel) > 0 {
+			for k, u := range a.ByModel {
+				addTo(&e.Usage, k, state.MessageUsage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead,
+					CacheCreation: u.CacheCreation, CacheWrite1h: u.CacheWrite1h, WebSearches: u.WebSearches}, state.MessageUsage{})
+			}
+			a.ByModel = nil
+		}
+		s.Subagents[id] = a
 	}
 }
 

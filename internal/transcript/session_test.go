@@ -48,6 +48,7 @@ func appendFile(t *testing.T, path, text string) {
 // by agent; a later hook reads only what was appended.
 func TestReadSessionSubagents(t *testing.T) {
 	s, sub := sessionDir(t)
+	s.AgentsHistory = []state.Agent{{Name: "lister", AgentID: "afg"}} // the recorder adds it at SubagentStart
 	appendFile(t, s.TranscriptPath, assistant("m1", "claude-opus-5-5", 100, 10, 1000, 50, 0, ""))
 	fg := filepath.Join(sub, "agent-afg.jsonl")
 	appendFile(t, fg, assistant("f1", "claude-haiku-5-5", 7, 3, 0, 200, 200, ""))
@@ -63,12 +64,13 @@ func TestReadSessionSubagents(t *testing.T) {
 	if err := ReadSession(s, Hint{Event: "SubagentStop", AgentID: "afg", AgentPath: fg}); err != nil {
 		t.Fatal(err)
 	}
-	if !s.Subagents["afg"].Done || len(s.Subagents["afg"].Cursor.Recent) != 1 {
+	if !s.Subagents["afg"].Done || len(s.Subagents["afg"].Cursor.Recent) != 0 {
 		t.Errorf("foreground agent not retired at its SubagentStop: %+v", s.Subagents["afg"])
 	}
-	// Claude Code appends the last message's line again after
-	// SubagentStop: a retired transcript is not read again.
-	appendFile(t, fg, assistant("f2", "claude-haiku-5-5", 1, 1, 0, 0, 0, ""))
+	// The foreground agent's usage went to its AgentsHistory entry.
+	if e := s.FindAgent("afg"); e == nil || e.Usage["claude-haiku-5-5"].Input != 8 || s.Subagents["afg"].ByModel != nil {
+		t.Errorf("retired usage not moved to the agent: %+v %+v", e, s.Subagents["afg"])
+	}
 	if _, ok := s.Subagents["abg"]; ok {
 		t.Error("an unnamed agent was found before a folder listing")
 	}
@@ -85,7 +87,7 @@ func TestReadSessionSubagents(t *testing.T) {
 	if got := s.Tokens.ByModel["claude-sonnet-5-5+us"]; got.Input != 1000 {
 		t.Errorf("the us-geo message is not under its surcharged key: %+v", s.Tokens.ByModel)
 	}
-	if got := s.Subagents["abg"].ByModel["claude-sonnet-5-5+us"].Output; got != 100 {
+	if got := s.AgentUsage("abg")["claude-sonnet-5-5+us"].Output; got != 100 {
 		t.Errorf("background agent's own usage: %+v", s.Subagents["abg"])
 	}
 	// The agent resumes (SubagentStart again): its new messages count.
@@ -93,7 +95,7 @@ func TestReadSessionSubagents(t *testing.T) {
 	if err := ReadSession(s, Hint{Event: "SubagentStart", AgentID: "afg", AgentPath: fg}); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Subagents["afg"].ByModel["claude-haiku-5-5"].Input; got != 10 || s.Subagents["afg"].Done {
+	if got := s.AgentUsage("afg")["claude-haiku-5-5"].Input; got != 10 || s.Subagents["afg"].Done {
 		t.Errorf("resumed agent: input %d, %+v", got, s.Subagents["afg"])
 	}
 	want.Input += 2

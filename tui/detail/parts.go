@@ -124,11 +124,11 @@ func (m *Model) costLines(s *state.Session) []string {
 		}
 	}
 	for _, a := range s.AgentsHistory {
-		sub, ok := s.Subagents[a.AgentID]
-		if !ok || a.AgentID == "" {
+		by := s.AgentUsage(a.AgentID)
+		if by == nil {
 			continue
 		}
-		ac := m.prices.Usage(sub.ByModel, state.Tokens{}, "")
+		ac := m.prices.Usage(by, state.Tokens{}, "")
 		kind := "fg"
 		if a.Background {
 			kind = "bg"
