@@ -130,8 +130,16 @@ func replayLogs(ctx context.Context, layout state.Layout, id string, cfg *config
 			break
 		}
 	}
+	// Everything is read: the agents that stopped are retired as a later
+	// hook would have, and SessionEnd retires the rest.
 	for _, h := range retire {
-		transcript.Retire(s, h)
+		transcript.Stopped(s, h)
+	}
+	transcript.Retire(s, transcript.Hint{Event: "Stop"}, nil)
+	for _, h := range retire {
+		if h.Event == hookio.SessionEnd {
+			transcript.Retire(s, h, nil)
+		}
 	}
 	s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, cfg.ContextWindow)
 	return s, nil

@@ -417,7 +417,7 @@ func readCursor(l *jlexer.Lexer, c *TranscriptCursor) bool {
 	})
 }
 
-var subagentNames = []string{"cursor", "by_model", "done"}
+var subagentNames = []string{"cursor", "by_model", "stopped", "done"}
 
 func writeSubagent(w *jwriter.Writer, a SubagentUsage) {
 	o := jsoncodec.Open(w)
@@ -426,6 +426,9 @@ func writeSubagent(w *jwriter.Writer, a SubagentUsage) {
 	}
 	if len(a.ByModel) > 0 {
 		jsoncodec.WriteMap(o.Key("by_model"), a.ByModel, writeModelUsage)
+	}
+	if a.Stopped {
+		o.Key("stopped").Bool(true)
 	}
 	if a.Done {
 		o.Key("done").Bool(true)
@@ -440,6 +443,8 @@ func readSubagent(l *jlexer.Lexer, a *SubagentUsage) bool {
 			return readCursor(l, &a.Cursor)
 		case "by_model":
 			return jsoncodec.Map(l, &a.ByModel, readModelUsage)
+		case "stopped":
+			return jsoncodec.Bool(l, &a.Stopped)
 		default: // done
 			return jsoncodec.Bool(l, &a.Done)
 		}

@@ -52,7 +52,7 @@ func richSession() *Session {
 		Activity:   []MinuteCount{{Minute: 29925202, Count: 3}},
 		Transcript: TranscriptCursor{Path: "/t.jsonl", Offset: 42, Recent: []MessageUsage{{ID: "m1", Input: 1, Output: 2, CacheRead: 3, CacheCreation: 4, CacheWrite1h: 1, WebSearches: 2, Key: "claude-x+us"}}},
 		Subagents: map[string]SubagentUsage{"a1": {Cursor: TranscriptCursor{Offset: 9, Recent: []MessageUsage{{ID: "m2", Output: 1}}},
-			ByModel: map[string]ModelUsage{"claude-y": {Output: 1}}}, "a2": {Done: true}},
+			ByModel: map[string]ModelUsage{"claude-y": {Output: 1}}}, "a2": {Stopped: true, Done: true}},
 		ClaudeCost: &ClaudeCost{USD: 0.1465, UnknownModel: true, ByModel: map[string]ClaudeModelCost{"claude-x": {Input: 1, Output: 2, CacheRead: 3, CacheCreation: 4, WebSearches: 1, USD: 0.0001}}},
 		GitHead:    gitrepo.HeadCache{Dir: "/p", Head: "/p/.git/HEAD", ModNS: 5, Size: 21, Branch: "main"},
 		Gates:      map[string]GateState{"requirements": {StopBlocks: 1, ToolsAtBlock: 2}},

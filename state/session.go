@@ -326,11 +326,13 @@ type ModelUsage struct {
 }
 
 // SubagentUsage is one subagent transcript's read position and usage (by
-// usage key, as Tokens.ByModel). Done marks a transcript read to its end
-// after its agent stopped: later hooks do not look at it again.
+// usage key, as Tokens.ByModel). Stopped marks an agent whose
+// SubagentStop came; Done a transcript read to its end after that: later
+// hooks do not look at it again.
 type SubagentUsage struct {
 	Cursor  TranscriptCursor      `json:"cursor,omitzero"`
 	ByModel map[string]ModelUsage `json:"by_model,omitempty"`
+	Stopped bool                  `json:"stopped,omitempty"`
 	Done    bool                  `json:"done,omitempty"`
 }
 

@@ -7,9 +7,10 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-// usd rounds a figure to 1/10,000 of a dollar.
+// usd rounds a figure to a millionth of a dollar (a short session costs
+// a tenth of a cent: 1/10,000 would be 10 % off).
 func usd(f float64) *float64 {
-	r := math.Round(f*10000) / 10000
+	r := math.Round(f*1e6) / 1e6
 	return &r
 }
 

@@ -32,9 +32,10 @@ type Hint struct {
 // every subagent transcript the session has (<transcript dir>/<session
 // id>/subagents/agent-<id>.jsonl), each from its own cursor, so a hook
 // reads only what was appended since the previous one. A subagent
-// transcript is looked at while its agent runs; SubagentStop reads it to
-// its end and retires it; Stop, SessionEnd and a SessionStart list the
-// subagents folder for transcripts no event named. A path the payload
+// transcript is looked at while its agent runs and until a later event
+// finds it unchanged after its SubagentStop (Retire); Stop, SessionEnd
+// and a SessionStart list the subagents folder for transcripts no event
+// named. A path the payload
 // gives that is not in the session's subagents folder is not read.
 func ReadSession(s *state.Session, h Hint) error {
 	var model string
@@ -53,23 +54,27 @@ func ReadSession(s *state.Session, h Hint) error {
 	case "Stop", "SessionEnd", "SessionStart", "PreCompact":
 		listSubagents(s, dir)
 	}
-	if rerr := readSubagents(s, dir); err == nil {
+	grew, rerr := readSubagents(s, dir)
+	if err == nil {
 		err = rerr
 	}
-	Retire(s, h)
+	Retire(s, h, grew)
+	Stopped(s, h)
 	return err
 }
 
 // readSubagents reads what was appended to each subagent transcript still
-// open.
-func readSubagents(s *state.Session, dir string) error {
+// open, and returns the ids of those that grew.
+func readSubagents(s *state.Session, dir string) (map[string]bool, error) {
 	var err error
+	grew := map[string]bool{}
 	for id, a := range s.Subagents {
 		if a.Done {
 			continue
 		}
 		path := filepath.Join(dir, "agent-"+id+".jsonl")
 		a.Cursor.Path = path // not stored: the path follows from the id
+		off := a.Cursor.Offset
 		if rerr := readFrom(path, &a.Cursor, func(line []byte) {
 			if u, key, _, ok := parseUsage(line, &s.Tokens); ok {
 				addUsage(u, key, &a.Cursor, &s.Tokens, &a.ByModel)
@@ -77,10 +82,26 @@ func readSubagents(s *state.Session, dir string) error {
 		}); rerr != nil && err == nil {
 			err = rerr
 		}
+		if a.Cursor.Offset != off {
+			grew[id] = true
+		}
 		a.Cursor.Path = ""
 		s.Subagents[id] = a
 	}
-	return err
+	return grew, err
+}
+
+// Stopped marks the agent a SubagentStop names as stopped: Claude Code
+// may still write its last message after the hook, so its transcript is
+// retired only at a later event that finds it unchanged (Retire).
+func Stopped(s *state.Session, h Hint) {
+	if h.Event != "SubagentStop" {
+		return
+	}
+	if a, ok := s.Subagents[h.AgentID]; ok && !a.Done {
+		a.Stopped = true
+		s.Subagents[h.AgentID] = a
+	}
 }
 
 // Track adds the subagent transcript the event names to the session's:
@@ -99,23 +120,29 @@ func Track(s *state.Session, h Hint) {
 		return
 	}
 	if a, ok := s.Subagents[id]; ok && a.Done && h.Event == "SubagentStart" {
-		a.Done = false // the agent resumed: read what it appends
+		a.Done, a.Stopped = false, false // the agent resumed: read what it appends
 		s.Subagents[id] = a
 	}
 	track(s, id)
 }
 
-// Retire marks the transcripts an event ends as read to their end: the
-// stopped agent's at SubagentStop, every one at SessionEnd. Later hooks do
-// not look at them again (a SubagentStart of the same agent, resumed,
+// Retire marks transcripts as read to their end: at SessionEnd every one,
+// at a later SubagentStart, SubagentStop or Stop each stopped agent's that
+// this hook found unchanged (grew lists those that changed). Later hooks
+// do not look at them again (a SubagentStart of the same agent, resumed,
 // reopens one). Its usage moves to the agent's AgentsHistory entry when it
-// has one (a list the hooks that do not need it leave encoded), so that
-// the head of state.json keeps only the offset of a finished agent: 150
-// finished agents cost a hook next to nothing. The events that retire
-// decode AgentsHistory (recorder.sectionsFor).
-func Retire(s *state.Session, h Hint) {
+// has one (a list the hooks that do not need it leave encoded; these
+// events decode it, recorder.sectionsFor), so that the head of state.json
+// keeps only the offset of a finished agent: 150 finished agents cost a
+// hook next to nothing.
+func Retire(s *state.Session, h Hint, grew map[string]bool) {
+	switch h.Event {
+	case "SessionEnd", "Stop", "SubagentStop", "SubagentStart":
+	default:
+		return
+	}
 	for id, a := range s.Subagents {
-		if a.Done || !((h.Event == "SubagentStop" && id == h.AgentID) || h.Event == "SessionEnd") {
+		if a.Done || (h.Event != "SessionEnd" && (!a.Stopped || grew[id])) {
 			continue
 		}
 		a.Done, a.Cursor.Recent = true, nil

@@ -64,18 +64,31 @@ func TestReadSessionSubagents(t *testing.T) {
 	if err := ReadSession(s, Hint{Event: "SubagentStop", AgentID: "afg", AgentPath: fg}); err != nil {
 		t.Fatal(err)
 	}
-	if !s.Subagents["afg"].Done || len(s.Subagents["afg"].Cursor.Recent) != 0 {
-		t.Errorf("foreground agent not retired at its SubagentStop: %+v", s.Subagents["afg"])
+	if a := s.Subagents["afg"]; !a.Stopped || a.Done {
+		t.Errorf("foreground agent not marked stopped (and not retired yet) at its SubagentStop: %+v", a)
 	}
-	// The foreground agent's usage went to its AgentsHistory entry.
-	if e := s.FindAgent("afg"); e == nil || e.Usage["claude-haiku-5-5"].Input != 8 || s.Subagents["afg"].ByModel != nil {
-		t.Errorf("retired usage not moved to the agent: %+v %+v", e, s.Subagents["afg"])
+	// Claude Code writes the last message's line again after SubagentStop:
+	// the next hook reads it (counted once) and keeps the transcript open.
+	appendFile(t, fg, assistant("f2", "claude-haiku-5-5", 1, 1, 0, 0, 0, ""))
+	if err := ReadSession(s, Hint{Event: "PostToolUse"}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Subagents["afg"].Done {
+		t.Error("retired at an event that does not retire")
 	}
 	if _, ok := s.Subagents["abg"]; ok {
 		t.Error("an unnamed agent was found before a folder listing")
 	}
 	if err := ReadSession(s, Hint{Event: "Stop"}); err != nil {
 		t.Fatal(err)
+	}
+	// The foreground agent, unchanged since the last hook, is retired and
+	// its usage went to its AgentsHistory entry.
+	if a := s.Subagents["afg"]; !a.Done || len(a.Cursor.Recent) != 0 {
+		t.Errorf("stopped agent not retired at Stop: %+v", a)
+	}
+	if e := s.FindAgent("afg"); e == nil || e.Usage["claude-haiku-5-5"].Input != 8 || s.Subagents["afg"].ByModel != nil {
+		t.Errorf("retired usage not moved to the agent: %+v %+v", e, s.Subagents["afg"])
 	}
 	want := state.Tokens{Input: 100 + 7 + 1 + 1000, Output: 10 + 5 + 1 + 100, CacheRead: 1000, CacheCreation: 250, ContextUsed: 1150}
 	if got := totals(s.Tokens); got != totals(want) {
