@@ -1,5 +1,7 @@
 package pricing
 
+import "sync"
+
 // The catalogue of Claude Code 2.1.330 (the model prices it uses for its
 // own total_cost_usd), in US dollars per million tokens, read out of the
 // CLI: its pricing tiers and which model uses which. docs/cost.md says
@@ -27,8 +29,12 @@ type catalogue struct {
 	window int64
 }
 
-// models is Claude Code 2.1.330's catalogue, by model id.
-func models() map[string]catalogue {
+// models is Claude Code 2.1.330's catalogue, by model id, built at its
+// first use (not at package init: most hooks never price) and shared:
+// never modify it.
+var models = sync.OnceValue(buildModels)
+
+func buildModels() map[string]catalogue {
 	const k200, m1 = 200_000, 1_000_000
 	return map[string]catalogue{
 		"claude-3-5-haiku":  {haiku35, k200},
