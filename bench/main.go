@@ -184,12 +184,18 @@ func run() error {
 }
 
 func runLong(spcstr, tmp string) error {
-	eLong, mLong, stateBytes, err := p2Long(spcstr, tmp, *longRuns)
+	eLong, mLong, stateBytes, tokens, err := p2Long(spcstr, tmp, *longRuns)
 	if err != nil {
 		return err
 	}
 	verdict("P2-long hook after a long session ÷ at empty", float64(mLong)/float64(eLong), 1.2,
-		fmt.Sprintf("(%s vs %s; state.json %.0f KiB)", ms(mLong), ms(eLong), float64(stateBytes)/1024))
+		fmt.Sprintf("(%s vs %s; state.json %.0f KiB; main and %d×%d-message agent transcripts)", ms(mLong), ms(eLong), float64(stateBytes)/1024,
+			longAgents, longAgentMessages))
+	if tokens != "" {
+		fmt.Printf("%-52s MISSED  %s\n", "P2-long token totals = an independent sum", tokens)
+	} else {
+		fmt.Printf("%-52s ok\n", "P2-long token totals = an independent sum")
+	}
 	return nil
 }
 

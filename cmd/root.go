@@ -60,6 +60,7 @@ requirements and the review/test feedback loop, and writes session summaries
 		newSearchCmd(),
 		newReplayCmd(),
 		newFocusCmd(),
+		newCostCmd(),
 	)
 	addTUI(root)
 	return root

@@ -149,7 +149,6 @@ func ClaudeHome(dir string) string { return filepath.Join(dir, ".demo", "claude"
 // demoConfig turns on the feedback loop for the recorded sessions' agents
 // (reviewer, test-lead, tester) in dry-run: the recorded sessions did what they did, so
 // spcstr logs what it would have decided without pretending to enforce it.
-// It also prices the harness's model, for the dashboard's cost estimate.
 const demoConfig = `# spcstr demo: the feedback loop on, in dry-run (decisions are logged, not enforced)
 dry_run: true
 feedback:
@@ -158,11 +157,6 @@ feedback:
     backend:  {reviewer: reviewer, tester: tester}
     frontend: {reviewer: reviewer, tester: tester}
     python:   {reviewer: reviewer, tester: tester}
-# The sessions were recorded against the test harness, whose model id has no
-# published price: priced here at Claude Opus 4.5's list prices (US dollars
-# per million tokens) so that the dashboard shows a cost estimate.
-pricing:
-  claude-opus-5-5: {input: 5, output: 25, cache_read: 0.5, cache_write: 6.25}
 `
 
 // demoRequirements gives the dashboard's requirements pane something to show:

@@ -462,14 +462,11 @@ func checkAgents(t *testing.T, r *run) {
 }
 
 // checkTokens: the token totals equal the usage in the session's
-// transcript, each message counted once (the mock reports usage on every
-// answer, so they are never zero once the transcript exists).
+// transcripts, the main one and every subagent one
+// (<session>/subagents/agent-*.jsonl), each message counted once (the mock
+// reports usage on every answer, so they are never zero once the
+// transcript exists).
 func checkTokens(t *testing.T, r *run) {
-	f, err := os.Open(r.state.TranscriptPath)
-	if err != nil {
-		t.Fatalf("transcript: %v", err)
-	}
-	defer f.Close()
 	type usage struct {
 		Input         int64 `json:"input_tokens"`
 		Output        int64 `json:"output_tokens"`
@@ -478,27 +475,36 @@ func checkTokens(t *testing.T, r *run) {
 	}
 	byID := map[string]usage{}
 	var order []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var l struct {
-			Type    string `json:"type"`
-			Message struct {
-				ID    string `json:"id"`
-				Model string `json:"model"`
-				Usage *usage `json:"usage"`
-			} `json:"message"`
+	subs, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(r.state.TranscriptPath, ".jsonl"), "subagents", "agent-*.jsonl"))
+	for _, path := range append([]string{r.state.TranscriptPath}, subs...) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatalf("transcript: %v", err)
 		}
-		if json.Unmarshal(sc.Bytes(), &l) != nil || l.Type != "assistant" || l.Message.Usage == nil || l.Message.Model == "<synthetic>" {
-			continue
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		for sc.Scan() {
+			var l struct {
+				Type    string `json:"type"`
+				Message struct {
+					ID    string `json:"id"`
+					Model string `json:"model"`
+					Usage *usage `json:"usage"`
+				} `json:"message"`
+			}
+			if json.Unmarshal(sc.Bytes(), &l) != nil || l.Type != "assistant" || l.Message.Usage == nil || l.Message.Model == "<synthetic>" {
+				continue
+			}
+			if _, ok := byID[l.Message.ID]; !ok {
+				order = append(order, l.Message.ID)
+			}
+			byID[l.Message.ID] = *l.Message.Usage
 		}
-		if _, ok := byID[l.Message.ID]; !ok {
-			order = append(order, l.Message.ID)
+		err = sc.Err()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
 		}
-		byID[l.Message.ID] = *l.Message.Usage
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	var want tokens
 	for _, id := range order {

@@ -108,6 +108,7 @@ func TestScenarios(t *testing.T) {
 			r.loadSpcstr(t)
 			logHookLatency(t, r)
 			checkAll(t, r)
+			t.Run("cost", func(t *testing.T) { checkCost(t, r) })
 			if extra := extraChecks[sc.name]; extra != nil {
 				t.Run("explicit", func(t *testing.T) { extra(t, r) })
 			}

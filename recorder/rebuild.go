@@ -102,6 +102,7 @@ func replayLogs(ctx context.Context, layout state.Layout, id string, cfg *config
 		return nil, err
 	}
 	s := state.New(id, layout.Root, events[0].at)
+	var retire []transcript.Hint // the events that retire subagent transcripts, applied after reading them
 	for _, le := range events {
 		ev, err := hookio.Decode(le.input)
 		if err != nil {
@@ -113,15 +114,31 @@ func replayLogs(ctx context.Context, layout state.Layout, id string, cfg *config
 		}
 		a := &applier{ev: ev, name: le.name, now: now, root: layout.Root, wholePrompts: whole}
 		a.apply(s)
+		hint := transcript.Hint{Event: le.name, AgentID: ev.AgentID, AgentPath: ev.AgentTranscriptPath}
+		transcript.Track(s, hint)
+		if le.name == hookio.SubagentStop || le.name == hookio.SessionEnd {
+			retire = append(retire, hint)
+		}
 		if le.name == hookio.PreToolUse && hookio.IsSubagentTool(ev.ToolName) && denied(le.answer) {
 			dropAgentCall(s, ev.ToolUseID)
 		}
 	}
 	s.Branch = gitrepo.CachedBranch(layout.Root, &s.GitHead)
-	for i := 0; i < 64; i++ { // transcript.Update reads at most 32 MiB a call
-		off := s.Transcript.Offset
-		if err := transcript.Read(s.TranscriptPath, &s.Transcript, &s.Tokens, s.SetTitle); err != nil || s.Transcript.Offset == off {
+	for i := 0; i < 64; i++ { // a transcript read takes at most 32 MiB a call
+		off := readOffsets(s)
+		if err := transcript.ReadSession(s, transcript.Hint{Event: "Stop"}); err != nil || readOffsets(s) == off {
 			break
+		}
+	}
+	// Everything is read: the agents that stopped are retired as a later
+	// hook would have, and SessionEnd retires the rest.
+	for _, h := range retire {
+		transcript.Stopped(s, h)
+	}
+	transcript.Retire(s, transcript.Hint{Event: "Stop"}, nil)
+	for _, h := range retire {
+		if h.Event == hookio.SessionEnd {
+			transcript.Retire(s, h, nil)
 		}
 	}
 	s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, cfg.ContextWindow)
@@ -219,4 +236,13 @@ func RebuildState(ctx context.Context, layout state.Layout, id string, cfg *conf
 		cur.Terminal = term
 		return nil
 	})
+}
+
+// readOffsets is how far the session's transcripts have been read in all.
+func readOffsets(s *state.Session) int64 {
+	n := s.Transcript.Offset
+	for _, a := range s.Subagents {
+		n += a.Cursor.Offset
+	}
+	return n
 }

@@ -291,7 +291,8 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 			r.touch = true // the session's second event: confirm SessionStart's registration
 		}
 		r.startedAt, r.branch, r.transcript = s.CreatedAt, s.Branch, s.TranscriptPath
-		if err := transcript.Read(s.TranscriptPath, &s.Transcript, &s.Tokens, s.SetTitle); err != nil {
+		hint := transcript.Hint{Event: r.name, AgentID: ev.AgentID, AgentPath: ev.AgentTranscriptPath}
+		if err := transcript.ReadSession(s, hint); err != nil {
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 		}
 		s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, r.cfg.ContextWindow)

@@ -13,7 +13,7 @@ import (
 // omitzero rules.
 
 var agentKeys = []string{"name", "agent_id", "agent_type", "description", "tool_use_id", "background",
-	"started_at", "completed_at", "status", "result", "marker", "tools_used", "duration_ms", "total_tokens"}
+	"started_at", "completed_at", "status", "result", "marker", "tools_used", "duration_ms", "total_tokens", "usage"}
 
 func writeAgent(w *jwriter.Writer, a Agent) {
 	o := jsoncodec.Open(w)
@@ -38,6 +38,9 @@ func writeAgent(w *jwriter.Writer, a Agent) {
 	}
 	if a.TotalTokens != 0 {
 		o.Key("total_tokens").Int64(a.TotalTokens)
+	}
+	if len(a.Usage) > 0 {
+		jsoncodec.WriteMap(o.Key("usage"), a.Usage, writeModelUsage)
 	}
 	o.Close()
 }
@@ -71,6 +74,8 @@ func readAgent(l *jlexer.Lexer, a *Agent) bool {
 			return jsoncodec.Map(l, &a.ToolsUsed, jsoncodec.Int[int])
 		case "duration_ms":
 			return jsoncodec.Float(l, &a.DurationMS)
+		case "usage":
+			return jsoncodec.Map(l, &a.Usage, readModelUsage)
 		default: // total_tokens
 			return jsoncodec.Int(l, &a.TotalTokens)
 		}
@@ -272,11 +277,11 @@ func readGateState(l *jlexer.Lexer, g *GateState) bool {
 	})
 }
 
-// Member names of Tokens and of MessageUsage (ModelUsage's are the four
-// counts all three share: usageNames[1:]).
+// Member names of Tokens, ModelUsage and MessageUsage.
 var (
-	tokensNames = []string{"input", "output", "cache_read", "cache_creation", "context_used", "context_window", "by_model"}
-	usageNames  = []string{"id", "input", "output", "cache_read", "cache_creation"}
+	tokensNames     = []string{"input", "output", "cache_read", "cache_creation", "context_used", "context_window", "by_model", "skipped"}
+	modelUsageNames = []string{"input", "output", "cache_read", "cache_creation", "cache_write_1h", "web_searches"}
+	usageNames      = []string{"id", "input", "output", "cache_read", "cache_creation", "cache_write_1h", "web_searches", "key"}
 )
 
 // writeCounts writes the four token counts.
@@ -287,7 +292,17 @@ func writeCounts(o *jsoncodec.ObjectWriter, in, out, read, creation int64) {
 	o.Key("cache_creation").Int64(creation)
 }
 
-// readCount reads one of the four token counts (false: not one of them).
+// writeExtra writes the counts omitempty leaves out when zero.
+func writeExtra(o *jsoncodec.ObjectWriter, w1h, searches int64) {
+	if w1h != 0 {
+		o.Key("cache_write_1h").Int64(w1h)
+	}
+	if searches != 0 {
+		o.Key("web_searches").Int64(searches)
+	}
+}
+
+// readCount reads one of the token counts (false: not one of them).
 func readCount(name string, l *jlexer.Lexer, in, out, read, creation *int64) (ok, known bool) {
 	switch name {
 	case "input":
@@ -302,17 +317,35 @@ func readCount(name string, l *jlexer.Lexer, in, out, read, creation *int64) (ok
 	return false, false
 }
 
+func writeModelUsage(w *jwriter.Writer, m ModelUsage) {
+	o := jsoncodec.Open(w)
+	writeCounts(o, m.Input, m.Output, m.CacheRead, m.CacheCreation)
+	writeExtra(o, m.CacheWrite1h, m.WebSearches)
+	o.Close()
+}
+
+func readModelUsage(l *jlexer.Lexer, m *ModelUsage) bool {
+	return jsoncodec.Object(l, modelUsageNames, func(name string, l *jlexer.Lexer) bool {
+		if ok, known := readCount(name, l, &m.Input, &m.Output, &m.CacheRead, &m.CacheCreation); known {
+			return ok
+		}
+		if name == "cache_write_1h" {
+			return jsoncodec.Int(l, &m.CacheWrite1h)
+		}
+		return jsoncodec.Int(l, &m.WebSearches)
+	})
+}
+
 func writeTokens(w *jwriter.Writer, t Tokens) {
 	o := jsoncodec.Open(w)
 	writeCounts(o, t.Input, t.Output, t.CacheRead, t.CacheCreation)
 	o.Key("context_used").Int64(t.ContextUsed)
 	o.Key("context_window").Int64(t.ContextWindow)
 	if len(t.ByModel) > 0 {
-		jsoncodec.WriteMap(o.Key("by_model"), t.ByModel, func(w *jwriter.Writer, m ModelUsage) {
-			o := jsoncodec.Open(w)
-			writeCounts(o, m.Input, m.Output, m.CacheRead, m.CacheCreation)
-			o.Close()
-		})
+		jsoncodec.WriteMap(o.Key("by_model"), t.ByModel, writeModelUsage)
+	}
+	if t.Skipped != 0 {
+		o.Key("skipped").Int64(t.Skipped)
 	}
 	o.Close()
 }
@@ -327,13 +360,10 @@ func readTokens(l *jlexer.Lexer, t *Tokens) bool {
 			return jsoncodec.Int(l, &t.ContextUsed)
 		case "context_window":
 			return jsoncodec.Int(l, &t.ContextWindow)
+		case "skipped":
+			return jsoncodec.Int(l, &t.Skipped)
 		default: // by_model
-			return jsoncodec.Map(l, &t.ByModel, func(l *jlexer.Lexer, m *ModelUsage) bool {
-				return jsoncodec.Object(l, usageNames[1:], func(name string, l *jlexer.Lexer) bool {
-					ok, _ := readCount(name, l, &m.Input, &m.Output, &m.CacheRead, &m.CacheCreation)
-					return ok
-				})
-			})
+			return jsoncodec.Map(l, &t.ByModel, readModelUsage)
 		}
 	})
 }
@@ -351,6 +381,8 @@ func writeCursor(w *jwriter.Writer, c TranscriptCursor) {
 			o := jsoncodec.Open(w)
 			o.Key("id").String(u.ID)
 			writeCounts(o, u.Input, u.Output, u.CacheRead, u.CacheCreation)
+			writeExtra(o, u.CacheWrite1h, u.WebSearches)
+			optString(o, "key", u.Key)
 			o.Close()
 		})
 	}
@@ -367,11 +399,100 @@ func readCursor(l *jlexer.Lexer, c *TranscriptCursor) bool {
 		default: // recent
 			return jsoncodec.List(l, &c.Recent, func(l *jlexer.Lexer, u *MessageUsage) bool {
 				return jsoncodec.Object(l, usageNames, func(name string, l *jlexer.Lexer) bool {
-					if name == "id" {
+					switch name {
+					case "id":
 						return jsoncodec.String(l, &u.ID)
+					case "key":
+						return jsoncodec.String(l, &u.Key)
+					case "cache_write_1h":
+						return jsoncodec.Int(l, &u.CacheWrite1h)
+					case "web_searches":
+						return jsoncodec.Int(l, &u.WebSearches)
 					}
 					ok, _ := readCount(name, l, &u.Input, &u.Output, &u.CacheRead, &u.CacheCreation)
 					return ok
+				})
+			})
+		}
+	})
+}
+
+var subagentNames = []string{"cursor", "by_model", "stopped", "done"}
+
+func writeSubagent(w *jwriter.Writer, a SubagentUsage) {
+	o := jsoncodec.Open(w)
+	if !a.Cursor.IsZero() {
+		writeCursor(o.Key("cursor"), a.Cursor)
+	}
+	if len(a.ByModel) > 0 {
+		jsoncodec.WriteMap(o.Key("by_model"), a.ByModel, writeModelUsage)
+	}
+	if a.Stopped {
+		o.Key("stopped").Bool(true)
+	}
+	if a.Done {
+		o.Key("done").Bool(true)
+	}
+	o.Close()
+}
+
+func readSubagent(l *jlexer.Lexer, a *SubagentUsage) bool {
+	return jsoncodec.Object(l, subagentNames, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "cursor":
+			return readCursor(l, &a.Cursor)
+		case "by_model":
+			return jsoncodec.Map(l, &a.ByModel, readModelUsage)
+		case "stopped":
+			return jsoncodec.Bool(l, &a.Stopped)
+		default: // done
+			return jsoncodec.Bool(l, &a.Done)
+		}
+	})
+}
+
+var (
+	claudeCostNames  = []string{"usd", "unknown_model", "by_model"}
+	claudeModelNames = []string{"input", "output", "cache_read", "cache_creation", "web_searches", "usd"}
+)
+
+func writeClaudeCost(w *jwriter.Writer, c ClaudeCost) {
+	o := jsoncodec.Open(w)
+	jsoncodec.WriteFloat(o.Key("usd"), c.USD)
+	if c.UnknownModel {
+		o.Key("unknown_model").Bool(true)
+	}
+	if len(c.ByModel) > 0 {
+		jsoncodec.WriteMap(o.Key("by_model"), c.ByModel, func(w *jwriter.Writer, m ClaudeModelCost) {
+			o := jsoncodec.Open(w)
+			writeCounts(o, m.Input, m.Output, m.CacheRead, m.CacheCreation)
+			if m.WebSearches != 0 {
+				o.Key("web_searches").Int64(m.WebSearches)
+			}
+			jsoncodec.WriteFloat(o.Key("usd"), m.USD)
+			o.Close()
+		})
+	}
+	o.Close()
+}
+
+func readClaudeCost(l *jlexer.Lexer, c *ClaudeCost) bool {
+	return jsoncodec.Object(l, claudeCostNames, func(name string, l *jlexer.Lexer) bool {
+		switch name {
+		case "usd":
+			return jsoncodec.Float(l, &c.USD)
+		case "unknown_model":
+			return jsoncodec.Bool(l, &c.UnknownModel)
+		default: // by_model
+			return jsoncodec.Map(l, &c.ByModel, func(l *jlexer.Lexer, m *ClaudeModelCost) bool {
+				return jsoncodec.Object(l, claudeModelNames, func(name string, l *jlexer.Lexer) bool {
+					if ok, known := readCount(name, l, &m.Input, &m.Output, &m.CacheRead, &m.CacheCreation); known {
+						return ok
+					}
+					if name == "web_searches" {
+						return jsoncodec.Int(l, &m.WebSearches)
+					}
+					return jsoncodec.Float(l, &m.USD)
 				})
 			})
 		}

@@ -54,6 +54,12 @@ func writeHead(w *jwriter.Writer, s *Session) {
 	if !s.Transcript.IsZero() {
 		writeCursor(o.Key("transcript_cursor"), s.Transcript)
 	}
+	if len(s.Subagents) > 0 {
+		jsoncodec.WriteMap(o.Key("subagents"), s.Subagents, writeSubagent)
+	}
+	if s.ClaudeCost != nil {
+		writeClaudeCost(o.Key("claude_cost"), *s.ClaudeCost)
+	}
 	if s.GitHead != (gitrepo.HeadCache{}) {
 		writeHeadCache(o.Key("git_head"), s.GitHead)
 	}
@@ -84,7 +90,7 @@ var headNames = []string{
 	"permission_mode", "title", "title_source", "agents", "tools_used",
 	"prompts_total", "errors_total", "notifications_total", "agents_total",
 	"todos", "tasks", "tokens", "compactions", "starts", "event_counts",
-	"last_event", "last_event_at", "activity", "transcript_cursor", "git_head",
+	"last_event", "last_event_at", "activity", "transcript_cursor", "subagents", "claude_cost", "git_head",
 	"gates", "notes", "terminal",
 }
 
@@ -153,6 +159,10 @@ func (s *Session) readHeadMember(name string, l *jlexer.Lexer) bool {
 		return jsoncodec.List(l, &s.Activity, readMinuteCount)
 	case "transcript_cursor":
 		return readCursor(l, &s.Transcript)
+	case "subagents":
+		return jsoncodec.Map(l, &s.Subagents, readSubagent)
+	case "claude_cost":
+		return jsoncodec.Ptr(l, &s.ClaudeCost, readClaudeCost)
 	case "git_head":
 		return readHeadCache(l, &s.GitHead)
 	case "gates":

@@ -92,6 +92,12 @@ type Session struct {
 
 	// Transcript is the recorder's read position in the transcript.
 	Transcript TranscriptCursor `json:"transcript_cursor,omitzero"`
+	// Subagents is the recorder's read position in, and the usage of, each
+	// subagent transcript of the session, by agent id.
+	Subagents map[string]SubagentUsage `json:"subagents,omitempty"`
+	// ClaudeCost is Claude Code's own figure of the session's cost (its
+	// transcript's cost-state line), nil until Claude Code writes one.
+	ClaudeCost *ClaudeCost `json:"claude_cost,omitempty"`
 	// GitHead caches the branch with its HEAD file's stamp.
 	GitHead gitrepo.HeadCache `json:"git_head,omitzero"`
 
@@ -154,6 +160,45 @@ type Agent struct {
 	ToolsUsed   map[string]int `json:"tools_used,omitempty"`
 	DurationMS  float64        `json:"duration_ms,omitempty"`
 	TotalTokens int64          `json:"total_tokens,omitempty"`
+	// Usage is the usage of the agent's own transcript (by usage key, as
+	// Tokens.ByModel), moved here from Session.Subagents once it was read
+	// to its end; AgentUsage adds what is still being read.
+	Usage map[string]ModelUsage `json:"usage,omitempty"`
+}
+
+// AgentUsage returns the usage of an agent's transcript (by usage key):
+// what its finished reading left in its AgentsHistory entry and what is
+// still being read (nil when spcstr read none).
+func (s *Session) AgentUsage(id string) map[string]ModelUsage {
+	if id == "" {
+		return nil
+	}
+	var out map[string]ModelUsage
+	add := func(by map[string]ModelUsage) {
+		for k, u := range by {
+			if out == nil {
+				out = map[string]ModelUsage{}
+			}
+			m := out[k]
+			m.Input += u.Input
+			m.Output += u.Output
+			m.CacheRead += u.CacheRead
+			m.CacheCreation += u.CacheCreation
+			m.CacheWrite1h += u.CacheWrite1h
+			m.WebSearches += u.WebSearches
+			out[k] = m
+		}
+	}
+	if a := s.FindAgent(id); a != nil {
+		add(a.Usage)
+	}
+	if sub, ok := s.Subagents[id]; ok {
+		add(sub.ByModel)
+		if out == nil {
+			out = map[string]ModelUsage{}
+		}
+	}
+	return out
 }
 
 // Agent statuses.
@@ -290,14 +335,52 @@ type Tokens struct {
 	ContextUsed   int64                 `json:"context_used"`
 	ContextWindow int64                 `json:"context_window"`
 	ByModel       map[string]ModelUsage `json:"by_model,omitempty"`
+	// Skipped counts transcript messages not counted because their usage
+	// was absurd (negative, or beyond any real request).
+	Skipped int64 `json:"skipped,omitempty"`
 }
 
-// ModelUsage is the tokens of one model's messages.
+// ModelUsage is the tokens of one model's messages. CacheWrite1h is the
+// part of CacheCreation written to the 1-hour cache; WebSearches counts
+// server-side web searches.
 type ModelUsage struct {
 	Input         int64 `json:"input"`
 	Output        int64 `json:"output"`
 	CacheRead     int64 `json:"cache_read"`
 	CacheCreation int64 `json:"cache_creation"`
+	CacheWrite1h  int64 `json:"cache_write_1h,omitempty"`
+	WebSearches   int64 `json:"web_searches,omitempty"`
+}
+
+// SubagentUsage is one subagent transcript's read position and usage (by
+// usage key, as Tokens.ByModel). Stopped marks an agent whose
+// SubagentStop came; Done a transcript read to its end after that: later
+// hooks do not look at it again.
+type SubagentUsage struct {
+	Cursor  TranscriptCursor      `json:"cursor,omitzero"`
+	ByModel map[string]ModelUsage `json:"by_model,omitempty"`
+	Stopped bool                  `json:"stopped,omitempty"`
+	Done    bool                  `json:"done,omitempty"`
+}
+
+// ClaudeCost is Claude Code's own account of the session's cost, from the
+// cost-state line it writes into the main transcript: its total in US
+// dollars, its token counts and dollars by model, and whether it met a
+// model it could not price.
+type ClaudeCost struct {
+	USD          float64                    `json:"usd"`
+	UnknownModel bool                       `json:"unknown_model,omitempty"`
+	ByModel      map[string]ClaudeModelCost `json:"by_model,omitempty"`
+}
+
+// ClaudeModelCost is one model's line of Claude Code's account.
+type ClaudeModelCost struct {
+	Input         int64   `json:"input"`
+	Output        int64   `json:"output"`
+	CacheRead     int64   `json:"cache_read"`
+	CacheCreation int64   `json:"cache_creation"`
+	WebSearches   int64   `json:"web_searches,omitempty"`
+	USD           float64 `json:"usd"`
 }
 
 // ContextPercent returns context use as a percentage of the window (0 when
@@ -336,6 +419,10 @@ type MessageUsage struct {
 	Output        int64  `json:"output"`
 	CacheRead     int64  `json:"cache_read"`
 	CacheCreation int64  `json:"cache_creation"`
+	CacheWrite1h  int64  `json:"cache_write_1h,omitempty"`
+	WebSearches   int64  `json:"web_searches,omitempty"`
+	// Key is the usage key the message was counted under (Tokens.ByModel).
+	Key string `json:"key,omitempty"`
 }
 
 // MinuteCount is the number of events received in one minute (Minute is

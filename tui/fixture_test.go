@@ -161,7 +161,16 @@ func bgSession(root string) *state.Session {
 	s.ProjectDir = "/home/dev/server"
 	s.EventCounts = map[string]int{"PreToolUse": 12, "PostToolUse": 12, "SubagentStart": 3, "SubagentStop": 2}
 	s.UpdatedAt, s.LastEventAt = ago(40*time.Second), ago(40*time.Second)
-	s.Tokens = state.Tokens{Input: 12000, Output: 3000, CacheRead: 90000, ContextUsed: 178000, ContextWindow: 200000}
+	s.Tokens = state.Tokens{Input: 12000, Output: 3000, CacheRead: 90000, ContextUsed: 178000, ContextWindow: 200000,
+		ByModel: map[string]state.ModelUsage{
+			"claude-sonnet-4-5": {Input: 9000, Output: 2000, CacheRead: 90000},
+			"claude-haiku-5-5":  {Input: 3000, Output: 1000}}}
+	// Where the money went: the Explore agent ran haiku in the
+	// foreground, the tester sonnet in the background.
+	s.Subagents = map[string]state.SubagentUsage{
+		"a1": {ByModel: map[string]state.ModelUsage{"claude-haiku-5-5": {Input: 3000, Output: 1000}}, Done: true},
+		"a2": {ByModel: map[string]state.ModelUsage{"claude-sonnet-4-5": {Input: 2000, Output: 500, CacheRead: 40000}}},
+	}
 	s.Activity = activity(6, 9, 4, 0, 7, 3)
 	exploreDone := ago(8 * time.Minute)
 	revDone := ago(2 * time.Minute)

@@ -341,9 +341,19 @@ func (m *Mock) messages(w http.ResponseWriter, r *http.Request, body []byte) {
 			stop = "tool_use"
 		}
 	}
-	usage := map[string]int64{"input_tokens": 120, "output_tokens": 30, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+	usage := map[string]any{"input_tokens": int64(120), "output_tokens": int64(30), "cache_creation_input_tokens": int64(0), "cache_read_input_tokens": int64(0)}
+	split := map[string]int64{}
 	for key, v := range turn.Usage {
-		usage[key] = v
+		switch key {
+		case "ephemeral_1h_input_tokens", "ephemeral_5m_input_tokens":
+			split[key] = v
+		default:
+			usage[key] = v
+		}
+	}
+	if len(split) > 0 {
+		usage["cache_creation"] = map[string]int64{"ephemeral_1h_input_tokens": split["ephemeral_1h_input_tokens"],
+			"ephemeral_5m_input_tokens": split["ephemeral_5m_input_tokens"]}
 	}
 	model := req.Model
 	if model == "" {
@@ -362,7 +372,7 @@ func (m *Mock) messages(w http.ResponseWriter, r *http.Request, body []byte) {
 // then per block content_block_start, its deltas (text in a few pieces,
 // a tool's input as partial JSON) and content_block_stop, then
 // message_delta with the stop reason and message_stop.
-func stream(w http.ResponseWriter, id, model string, content []block, stop string, usage map[string]int64) {
+func stream(w http.ResponseWriter, id, model string, content []block, stop string, usage map[string]any) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
@@ -377,11 +387,11 @@ func stream(w http.ResponseWriter, id, model string, content []block, stop strin
 			flusher.Flush()
 		}
 	}
-	startUsage := map[string]int64{}
+	startUsage := map[string]any{}
 	for k, v := range usage {
 		startUsage[k] = v
 	}
-	startUsage["output_tokens"] = 1
+	startUsage["output_tokens"] = int64(1)
 	event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": id, "type": "message", "role": "assistant", "model": model, "content": []any{},
 		"stop_reason": nil, "stop_sequence": nil, "usage": startUsage}})

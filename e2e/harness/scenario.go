@@ -36,12 +36,15 @@ type Scenario struct {
 
 // Turn is one scripted answer of the model.
 type Turn struct {
-	Text       string           `json:"text"`
-	Tools      []Tool           `json:"tools"`
-	StopReason string           `json:"stop_reason"`
-	Delay      float64          `json:"delay"` // seconds before answering
-	Usage      map[string]int64 `json:"usage"`
-	HTTPError  *HTTPError       `json:"http_error"`
+	Text       string  `json:"text"`
+	Tools      []Tool  `json:"tools"`
+	StopReason string  `json:"stop_reason"`
+	Delay      float64 `json:"delay"` // seconds before answering
+	// Usage is the answer's usage: the API's flat counts, and
+	// ephemeral_1h_input_tokens / ephemeral_5m_input_tokens, which the
+	// mock sends as usage.cache_creation's split of the cache writes.
+	Usage     map[string]int64 `json:"usage"`
+	HTTPError *HTTPError       `json:"http_error"`
 }
 
 // Tool is one tool call in a turn.

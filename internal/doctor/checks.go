@@ -302,7 +302,7 @@ func checkConfig(_ context.Context, env *Env) []Finding {
 		first, _, _ := strings.Cut(err.Error(), "\n")
 		return []Finding{{Severity: Error, Path: path,
 			Message: fmt.Sprintf("its pricing: section is not usable, so costs use the bundled prices: %s", first),
-			Fix:     "give each model input, output, cache_read and cache_write in US dollars per million tokens (see the README's dashboard section)"}}
+			Fix:     "give each model input, output, cache_read, cache_write (5-minute) and cache_write_1h in US dollars per million tokens (see docs/cost.md)"}}
 	}
 	return []Finding{{Severity: OK, Message: env.Rel(path) + " parses", Path: path}}
 }

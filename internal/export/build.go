@@ -151,17 +151,18 @@ func (b *builder) summary(ctx context.Context, s *state.Session, t *tally) *Summ
 	for _, st := range s.Starts {
 		sum.Starts = append(sum.Starts, Start{Source: st.Source, At: st.At.UTC()})
 	}
+	sc := b.opt.Prices.Session(s)
 	sum.Tokens = Tokens{
-		Input: s.Tokens.Input, Output: s.Tokens.Output,
-		CacheRead: s.Tokens.CacheRead, CacheCreation: s.Tokens.CacheCreation,
+		Input: sc.Tokens.Input, Output: sc.Tokens.Output,
+		CacheRead: sc.Tokens.CacheRead, CacheCreation: sc.Tokens.CacheCreation,
 		ContextUsed: s.Tokens.ContextUsed, ContextWindow: s.Tokens.ContextWindow,
 		ContextPercent: math.Round(s.Tokens.ContextPercent()*10) / 10,
 	}
-
-	sum.Cost = cost(b.opt.Prices, s.Tokens, sum.Model)
+	sum.Cost = cost(sc)
 
 	sum.Prompts = prompts(s.Prompts)
 	sum.Agents = agentTree(s.AgentsHistory, t.parents)
+	agentUsage(sum.Agents, b.opt.Prices, s)
 	sum.Files = Files{New: nonNil(s.Files.New), Edited: nonNil(s.Files.Edited), Read: nonNil(s.Files.Read)}
 	sum.Tools = toolCounts(s.ToolsUsed)
 	sum.Errors = errorList(s.Errors)
@@ -432,18 +433,4 @@ func projectPrices(l state.Layout) pricing.Table {
 	cfg, _ := config.Load(l.ConfigPath())
 	t, _ := pricing.Load(cfg)
 	return t
-}
-
-// cost estimates the session's cost (pricing.Table.Cost).
-func cost(t pricing.Table, tok state.Tokens, model string) Cost {
-	e := t.Cost(tok, model)
-	c := Cost{Estimate: true, Unpriced: e.Unpriced}
-	if c.Unpriced == nil {
-		c.Unpriced = []string{}
-	}
-	if e.Priced {
-		usd := math.Round(e.USD*10000) / 10000
-		c.USD = &usd
-	}
-	return c
 }

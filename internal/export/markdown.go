@@ -77,8 +77,10 @@ func (m *md) session() {
 		m.p("- **Tokens**: none counted (no transcript read)\n")
 	}
 	switch c := s.Cost; {
+	case c.USD != nil && c.LowerBound:
+		m.p("- **Cost**: ≥ %s (%s; no price for %s)\n", pricing.Format(*c.USD), costSource(c), inline(strings.Join(c.Unpriced, ", "), 200))
 	case c.USD != nil:
-		m.p("- **Cost**: %s (estimate, list prices by model)\n", pricing.Format(*c.USD))
+		m.p("- **Cost**: %s (%s)\n", pricing.Format(*c.USD), costSource(c))
 	case len(c.Unpriced) > 0:
 		m.p("- **Cost**: no estimate: no price for %s\n", inline(strings.Join(c.Unpriced, ", "), 200))
 	}
@@ -406,4 +408,12 @@ func (m *md) notifications() {
 		m.p("- %s · %s: %s\n", m.time(n.Timestamp), inline(kind, 40), inline(n.Message, mdMaxInline))
 	}
 	m.omitted(len(ns)-len(shown), "earlier notifications")
+}
+
+// costSource says where a cost figure comes from, for people.
+func costSource(c Cost) string {
+	if c.Source == pricing.SourceClaudeCode {
+		return "Claude Code's own figure"
+	}
+	return "estimate, each message at its model's price"
 }

@@ -68,7 +68,9 @@ type Start struct {
 	At     time.Time `json:"at"`
 }
 
-// Tokens is token use read from the transcript.
+// Tokens is the session's token use: Claude Code's own counts when it
+// stated them (cost.source "claude-code"), else the sum of every API
+// message of the main and subagent transcripts, each counted once.
 type Tokens struct {
 	Input          int64   `json:"input"`
 	Output         int64   `json:"output"`
@@ -79,13 +81,39 @@ type Tokens struct {
 	ContextPercent float64 `json:"context_percent"`
 }
 
-// Cost is the session's estimated cost: its tokens priced by model
-// (package pricing). USD is null when a model that used tokens has no
-// price, or no tokens were counted; Unpriced names those models.
+// Cost is the session's cost (docs/cost.md): Claude Code's own figure
+// (Source "claude-code") or spcstr's estimate (Source "estimate", its
+// tokens priced per message by model, package pricing). USD is null when
+// no tokens were counted or no model has a price; with some models
+// unpriced it is the priced part and LowerBound is true.
 type Cost struct {
-	USD      *float64 `json:"usd"`
-	Estimate bool     `json:"estimate"`
-	Unpriced []string `json:"unpriced_models"`
+	USD        *float64    `json:"usd"`
+	Source     string      `json:"source"`
+	Estimate   bool        `json:"estimate"`
+	LowerBound bool        `json:"lower_bound"`
+	Unpriced   []string    `json:"unpriced_models"`
+	Models     []ModelCost `json:"models"`
+}
+
+// ModelCost is one model's tokens and cost (USD null: no price).
+type ModelCost struct {
+	Model         string   `json:"model"`
+	USD           *float64 `json:"usd"`
+	Input         int64    `json:"input"`
+	Output        int64    `json:"output"`
+	CacheRead     int64    `json:"cache_read"`
+	CacheCreation int64    `json:"cache_creation"`
+}
+
+// AgentUsage is a subagent's usage: the sum of its transcript's API
+// messages (not its final context size), and their estimated cost.
+type AgentUsage struct {
+	Input         int64    `json:"input"`
+	Output        int64    `json:"output"`
+	CacheRead     int64    `json:"cache_read"`
+	CacheCreation int64    `json:"cache_creation"`
+	USD           *float64 `json:"usd"`
+	LowerBound    bool     `json:"lower_bound"`
 }
 
 // Totals are the headline counts.
@@ -116,21 +144,23 @@ type Prompt struct {
 
 // Agent is one subagent, with the agents it spawned as Children.
 type Agent struct {
-	Name        string      `json:"name"`
-	AgentID     string      `json:"agent_id"`
-	AgentType   string      `json:"agent_type"`
-	Description string      `json:"description"`
-	ToolUseID   string      `json:"tool_use_id"`
-	Background  bool        `json:"background"`
-	Status      string      `json:"status"`
-	Result      string      `json:"result"`
-	Marker      string      `json:"marker"`
-	StartedAt   time.Time   `json:"started_at"`
-	CompletedAt *time.Time  `json:"completed_at"`
-	DurationMS  float64     `json:"duration_ms"`
-	TotalTokens int64       `json:"total_tokens"`
-	Tools       []ToolCount `json:"tools"`
-	Children    []*Agent    `json:"children"`
+	Name        string     `json:"name"`
+	AgentID     string     `json:"agent_id"`
+	AgentType   string     `json:"agent_type"`
+	Description string     `json:"description"`
+	ToolUseID   string     `json:"tool_use_id"`
+	Background  bool       `json:"background"`
+	Status      string     `json:"status"`
+	Result      string     `json:"result"`
+	Marker      string     `json:"marker"`
+	StartedAt   time.Time  `json:"started_at"`
+	CompletedAt *time.Time `json:"completed_at"`
+	DurationMS  float64    `json:"duration_ms"`
+	TotalTokens int64      `json:"total_tokens"`
+	// Usage is nil when spcstr read no transcript of the agent.
+	Usage    *AgentUsage `json:"usage"`
+	Tools    []ToolCount `json:"tools"`
+	Children []*Agent    `json:"children"`
 }
 
 // Files lists the paths touched, each once, in first-seen order.

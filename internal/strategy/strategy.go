@@ -75,6 +75,7 @@ type builtin struct {
 func builtins() []builtin {
 	return []builtin{
 		{NameTokenBudget, "warns at token thresholds; optionally denies agent spawns when the context is nearly full", FailOpen, buildTokenBudget},
+		{NameCostBudget, "warns at dollar thresholds of the session and the day; denies agent spawns (or blocks Stop) past a cap", FailOpen, buildCostBudget},
 		{NameCleanState, "blocks Stop while required files are missing or changes are uncommitted", FailClosed, buildCleanState},
 		{NameLongRunning, "initializer/coding context, progress file and commits for long-running agents", FailOpen, buildLongRunning},
 		{NameOutputLocation, "blocks agents that leave untracked Markdown outside the allowed folders", FailOpen, buildOutputLocation},
@@ -91,6 +92,7 @@ func builtins() []builtin {
 // Names of the built-in strategies.
 const (
 	NameTokenBudget    = "token-budget"
+	NameCostBudget     = "cost-budget"
 	NameCleanState     = "clean-state"
 	NameLongRunning    = "long-running"
 	NameOutputLocation = "output-location"

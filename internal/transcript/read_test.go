@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -29,6 +30,13 @@ func refUsage(raw []byte) (u state.MessageUsage, model string, sidechain, ok boo
 				Output        int64 `json:"output_tokens"`
 				CacheRead     int64 `json:"cache_read_input_tokens"`
 				CacheCreation int64 `json:"cache_creation_input_tokens"`
+				Creation      struct {
+					OneHour int64 `json:"ephemeral_1h_input_tokens"`
+				} `json:"cache_creation"`
+				ToolUse struct {
+					Searches int64 `json:"web_search_requests"`
+				} `json:"server_tool_use"`
+				Geo string `json:"inference_geo"`
 			} `json:"usage"`
 		} `json:"message"`
 	}
@@ -36,8 +44,18 @@ func refUsage(raw []byte) (u state.MessageUsage, model string, sidechain, ok boo
 		return u, "", false, false
 	}
 	mu := l.Message.Usage
-	return state.MessageUsage{ID: l.Message.ID, Input: mu.Input, Output: mu.Output, CacheRead: mu.CacheRead, CacheCreation: mu.CacheCreation},
-		l.Message.Model, l.IsSidechain, true
+	for _, n := range []int64{mu.Input, mu.Output, mu.CacheRead, mu.CacheCreation, mu.Creation.OneHour, mu.ToolUse.Searches} {
+		if n < 0 || n > maxCount {
+			return u, "", false, false
+		}
+	}
+	model = l.Message.Model
+	if model == "" {
+		model = UnknownModel
+	}
+	return state.MessageUsage{ID: l.Message.ID, Input: mu.Input, Output: mu.Output, CacheRead: mu.CacheRead, CacheCreation: mu.CacheCreation,
+			CacheWrite1h: min(mu.Creation.OneHour, mu.CacheCreation), WebSearches: mu.ToolUse.Searches},
+		pricing.VariantKey(model, mu.Geo, mu.Input+mu.CacheRead+mu.CacheCreation), l.IsSidechain, true
 }
 
 func refTitle(raw []byte) (title, source string) {
@@ -66,7 +84,7 @@ func refTitle(raw []byte) (title, source string) {
 
 func compareLine(t *testing.T, raw []byte) {
 	t.Helper()
-	gu, gm, gs, gok := parseUsage(raw)
+	gu, gm, gs, gok := parseUsage(raw, &state.Tokens{})
 	wu, wm, ws, wok := refUsage(raw)
 	if gu != wu || gm != wm || gs != ws || gok != wok {
 		t.Fatalf("usage of %q:\n got %+v %q %v %v\nwant %+v %q %v %v", raw, gu, gm, gs, gok, wu, wm, ws, wok)

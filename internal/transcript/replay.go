@@ -43,7 +43,7 @@ func ReadTimeline(path string) (*Timeline, error) {
 		return t, nil
 	}
 	err := eachLine(path, func(raw []byte) {
-		if u, model, side, ok := parseUsage(raw); ok {
+		if u, model, side, ok := parseUsage(raw, &t.tokens); ok {
 			t.entries = append(t.entries, timed{at: lineTime(raw), u: u, model: model, sidechain: side})
 		}
 	})
@@ -61,7 +61,10 @@ func (t *Timeline) Until(at time.Time) state.Tokens {
 		if !e.at.IsZero() && e.at.After(at) {
 			break
 		}
-		addUsage(e.u, e.model, e.sidechain, &t.cur, &t.tokens)
+		addUsage(e.u, e.model, &t.cur, &t.tokens, nil)
+		if !e.sidechain {
+			t.tokens.ContextUsed = sat(sat(e.u.Input, e.u.CacheRead), e.u.CacheCreation)
+		}
 	}
 	return t.tokens
 }

@@ -15,11 +15,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 
 	"github.com/mailru/easyjson/jlexer"
 
 	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -50,6 +53,36 @@ type TitleFunc func(text, source string)
 // the user gave, Claude Code's generated title, a summary) to title (nil:
 // ignored). Session.SetTitle is the usual title.
 func Read(path string, cur *state.TranscriptCursor, tokens *state.Tokens, title TitleFunc) error {
+	return readMain(path, cur, tokens, title, nil, nil)
+}
+
+// readMain reads the main transcript: usage, titles, and Claude Code's
+// cost-state line into cost (nil: ignored).
+func readMain(path string, cur *state.TranscriptCursor, tokens *state.Tokens, title TitleFunc, cost **state.ClaudeCost, model *string) error {
+	return readFrom(path, cur, func(line []byte) {
+		if u, key, side, ok := parseUsage(line, tokens); ok {
+			addUsage(u, key, cur, tokens, nil)
+			if !side {
+				tokens.ContextUsed = sat(sat(u.Input, u.CacheRead), u.CacheCreation)
+				if m, _, _ := pricing.SplitVariant(key); model != nil && m != UnknownModel {
+					*model = m
+				}
+			}
+		}
+		if title != nil {
+			titleLine(line, title)
+		}
+		if cost != nil {
+			costLine(line, cost)
+		}
+	})
+}
+
+// readFrom calls fn with each complete line appended to the file at path
+// since the cursor's offset, and advances the cursor. A missing file is
+// not an error; a file that shrank or changed path is read again from the
+// start.
+func readFrom(path string, cur *state.TranscriptCursor, fn func(line []byte)) error {
 	if path == "" {
 		return nil
 	}
@@ -101,10 +134,7 @@ func Read(path string, cur *state.TranscriptCursor, tokens *state.Tokens, title 
 		}
 		pos += n
 		if line != nil {
-			countLine(line, cur, tokens)
-			if title != nil {
-				titleLine(line, title)
-			}
+			fn(line)
 		}
 	}
 	cur.Offset = pos
@@ -148,41 +178,64 @@ func readLine(br *bufio.Reader) (line []byte, n int64, err error) {
 // assistant line's usage and a title line's text, by encoding/json's rules
 // without its reflection).
 var (
-	lineNames    = []string{"type", "isSidechain", "message"}
-	messageNames = []string{"id", "model", "usage"}
-	usageNames   = []string{"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"}
-	titleNames   = []string{"type", "customTitle", "aiTitle", "summary"}
+	lineNames     = []string{"type", "isSidechain", "message"}
+	messageNames  = []string{"id", "model", "usage"}
+	usageNames    = []string{"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "cache_creation", "server_tool_use", "inference_geo"}
+	creationNames = []string{"ephemeral_1h_input_tokens"}
+	toolUseNames  = []string{"web_search_requests"}
+	titleNames    = []string{"type", "customTitle", "aiTitle", "summary"}
 )
 
 var assistantMark = []byte(`"assistant"`)
 
-func countLine(raw []byte, cur *state.TranscriptCursor, tokens *state.Tokens) {
-	if u, model, side, ok := parseUsage(raw); ok {
-		addUsage(u, model, side, cur, tokens)
-	}
-}
+// maxCount is the largest token count one message is believed to have; a
+// message with a count above it, or below zero, is skipped and counted as
+// skipped (a damaged or hostile transcript cannot overflow the totals).
+const maxCount = 1 << 40
 
-// parseUsage reads the usage of one assistant line (ok false for any
-// other line, and for synthetic messages).
-func parseUsage(raw []byte) (u state.MessageUsage, model string, sidechain, ok bool) {
+// parseUsage reads the usage of one assistant line and the usage key it
+// is priced under (ok false for any other line, for synthetic messages,
+// and for absurd usage, which it counts in tokens.Skipped).
+func parseUsage(raw []byte, tokens *state.Tokens) (u state.MessageUsage, key string, sidechain, ok bool) {
 	if !bytes.Contains(raw, assistantMark) || !bytes.Contains(raw, []byte(`"usage"`)) {
 		return u, "", false, false
 	}
 	if !json.Valid(raw) {
 		return u, "", false, false
 	}
-	var typ string
-	hasUsage := false
+	var typ, model, geo string
+	hasUsage, bad := false, false
+	num := func(l *jlexer.Lexer, p *int64) bool {
+		if l.CurrentToken() != jlexer.TokenNumber {
+			return jsoncodec.Int(l, p) // null, or a mismatch
+		}
+		lit := string(l.Raw())
+		if n, err := strconv.ParseInt(lit, 10, 64); err == nil && n >= 0 && n <= maxCount {
+			*p = n
+			return true
+		}
+		if _, err := strconv.ParseFloat(lit, 64); err != nil {
+			return false
+		}
+		bad = true // negative, a fraction, or beyond any real request
+		return true
+	}
 	usage := func(name string, l *jlexer.Lexer) bool {
 		switch name {
 		case "input_tokens":
-			return jsoncodec.Int(l, &u.Input)
+			return num(l, &u.Input)
 		case "output_tokens":
-			return jsoncodec.Int(l, &u.Output)
+			return num(l, &u.Output)
 		case "cache_read_input_tokens":
-			return jsoncodec.Int(l, &u.CacheRead)
-		default:
-			return jsoncodec.Int(l, &u.CacheCreation)
+			return num(l, &u.CacheRead)
+		case "cache_creation_input_tokens":
+			return num(l, &u.CacheCreation)
+		case "cache_creation":
+			return jsoncodec.Object(l, creationNames, func(_ string, l *jlexer.Lexer) bool { return num(l, &u.CacheWrite1h) })
+		case "server_tool_use":
+			return jsoncodec.Object(l, toolUseNames, func(_ string, l *jlexer.Lexer) bool { return num(l, &u.WebSearches) })
+		default: // inference_geo
+			return jsoncodec.String(l, &geo)
 		}
 	}
 	message := func(name string, l *jlexer.Lexer) bool {
@@ -213,14 +266,45 @@ func parseUsage(raw []byte) (u state.MessageUsage, model string, sidechain, ok b
 	if !ok || typ != "assistant" || !hasUsage || model == "<synthetic>" {
 		return state.MessageUsage{}, "", false, false
 	}
-	return u, model, sidechain, true
+	if bad {
+		tokens.Skipped = sat(tokens.Skipped, 1)
+		return state.MessageUsage{}, "", false, false
+	}
+	u.CacheWrite1h = min(u.CacheWrite1h, u.CacheCreation)
+	if model == "" {
+		model = UnknownModel
+	}
+	return u, pricing.VariantKey(model, geo, u.Input+u.CacheRead+u.CacheCreation), sidechain, true
+}
+
+// sat is a + b saturated at the int64 bounds.
+func sat(a, b int64) int64 {
+	c := a + b
+	switch {
+	case a > 0 && b > 0 && c < 0:
+		return math.MaxInt64
+	case a < 0 && b < 0 && c >= 0:
+		return math.MinInt64
+	}
+	return c
+}
+
+// addModel adds d − prev to m, saturating.
+func addModel(m *state.ModelUsage, d, prev state.MessageUsage) {
+	m.Input = sat(m.Input, d.Input-prev.Input)
+	m.Output = sat(m.Output, d.Output-prev.Output)
+	m.CacheRead = sat(m.CacheRead, d.CacheRead-prev.CacheRead)
+	m.CacheCreation = sat(m.CacheCreation, d.CacheCreation-prev.CacheCreation)
+	m.CacheWrite1h = sat(m.CacheWrite1h, d.CacheWrite1h-prev.CacheWrite1h)
+	m.WebSearches = sat(m.WebSearches, d.WebSearches-prev.WebSearches)
 }
 
 // addUsage counts one message's usage once (last line wins), in the
-// totals and in its model's.
-func addUsage(u state.MessageUsage, model string, sidechain bool, cur *state.TranscriptCursor, tokens *state.Tokens) {
+// totals and under its usage key, in tokens and (when not nil) in also.
+func addUsage(u state.MessageUsage, key string, cur *state.TranscriptCursor, tokens *state.Tokens, also *map[string]state.ModelUsage) {
 	prev := state.MessageUsage{}
 	found := false
+	u.Key = key
 	if u.ID != "" {
 		for i := range cur.Recent {
 			if cur.Recent[i].ID == u.ID {
@@ -236,28 +320,35 @@ func addUsage(u state.MessageUsage, model string, sidechain bool, cur *state.Tra
 			cur.Recent = cur.Recent[len(cur.Recent)-recentKeep:]
 		}
 	}
-	tokens.Input += u.Input - prev.Input
-	tokens.Output += u.Output - prev.Output
-	tokens.CacheRead += u.CacheRead - prev.CacheRead
-	tokens.CacheCreation += u.CacheCreation - prev.CacheCreation
-	if model == "" {
-		model = UnknownModel
+	tokens.Input = sat(tokens.Input, u.Input-prev.Input)
+	tokens.Output = sat(tokens.Output, u.Output-prev.Output)
+	tokens.CacheRead = sat(tokens.CacheRead, u.CacheRead-prev.CacheRead)
+	tokens.CacheCreation = sat(tokens.CacheCreation, u.CacheCreation-prev.CacheCreation)
+	if found && prev.Key != "" && prev.Key != key {
+		// The message's earlier line went under another key: move it.
+		addTo(&tokens.ByModel, prev.Key, state.MessageUsage{}, prev)
+		if also != nil {
+			addTo(also, prev.Key, state.MessageUsage{}, prev)
+		}
+		prev = state.MessageUsage{}
 	}
-	if tokens.ByModel == nil {
-		tokens.ByModel = map[string]state.ModelUsage{}
+	addTo(&tokens.ByModel, key, u, prev)
+	if also != nil {
+		addTo(also, key, u, prev)
 	}
-	if _, ok := tokens.ByModel[model]; !ok && len(tokens.ByModel) >= maxModels {
-		model = OtherModels
+}
+
+// addTo adds u − prev under key in by (bounded to maxModels keys).
+func addTo(by *map[string]state.ModelUsage, key string, u, prev state.MessageUsage) {
+	if *by == nil {
+		*by = map[string]state.ModelUsage{}
 	}
-	bm := tokens.ByModel[model]
-	bm.Input += u.Input - prev.Input
-	bm.Output += u.Output - prev.Output
-	bm.CacheRead += u.CacheRead - prev.CacheRead
-	bm.CacheCreation += u.CacheCreation - prev.CacheCreation
-	tokens.ByModel[model] = bm
-	if !sidechain {
-		tokens.ContextUsed = u.Input + u.CacheRead + u.CacheCreation
+	if _, ok := (*by)[key]; !ok && len(*by) >= maxModels {
+		key = OtherModels
 	}
+	m := (*by)[key]
+	addModel(&m, u, prev)
+	(*by)[key] = m
 }
 
 // Keys of Tokens.ByModel that are not model ids.
@@ -313,11 +404,9 @@ func titleLine(raw []byte, fn TitleFunc) {
 	}
 }
 
-// ContextWindow returns the context window size for a model id: 1,000,000
-// for the long-context variants ("...[1m]"), otherwise def.
+// ContextWindow returns the context window of a model id (package
+// pricing: Claude Code's catalogue, 1,000,000 for a "[1m]" variant),
+// otherwise def.
 func ContextWindow(model string, def int64) int64 {
-	if bytes.Contains([]byte(model), []byte("[1m]")) {
-		return 1_000_000
-	}
-	return def
+	return pricing.ContextWindow(model, def)
 }

@@ -284,8 +284,12 @@ func TestContextWindow(t *testing.T) {
 		def   int64
 		want  int64
 	}{
-		{"claude-sonnet-4-6", 200_000, 200_000},
+		{"claude-sonnet-4-6", 123, 200_000},
 		{"claude-opus-4-1[1m]", 200_000, 1_000_000},
+		{"claude-opus-5-5", 200_000, 1_000_000},
+		{"claude-haiku-4-5-20251001", 1, 200_000},
+		{"opus", 1, 1_000_000},
+		{"claude-nobody-9", 123, 123},
 		{"", 123, 123},
 	}
 	for _, tt := range tests {

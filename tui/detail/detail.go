@@ -240,7 +240,13 @@ func (m *Model) render(now time.Time) []string {
 		kv("tokens", fmt.Sprintf("in %s  out %s  cache %s/%s", text.Count(t.Input), text.Count(t.Output),
 			text.Count(t.CacheRead), text.Count(t.CacheCreation)))
 		if m.prices != nil {
-			kv("cost", m.cost(t, s.Model))
+			for i, line := range m.costLines(s) {
+				if i == 0 {
+					kv("cost", line)
+				} else {
+					kv("", line)
+				}
+			}
 		}
 	}
 	if t.ContextWindow > 0 {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/pricing"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/chart"
 	"github.com/dylan-gluck/spcstr/tui/text"
@@ -100,17 +101,58 @@ func filesOnce(f state.Files) []file {
 	return out
 }
 
-// cost writes the estimated cost of the tokens, or why there is none.
-func (m *Model) cost(t state.Tokens, model string) string {
+// costLines writes the session's cost and where it comes from (Claude
+// Code's own figure or spcstr's estimate), then where the money went: by
+// model when there are several, and by subagent (its transcript's usage).
+func (m *Model) costLines(s *state.Session) []string {
 	st := m.styles
-	e := m.prices.Cost(t, model)
-	if e.Priced {
-		return pricing.Format(e.USD) + st.Faint.Render(" estimate")
+	sc := m.prices.Session(s)
+	var lines []string
+	switch {
+	case sc.Known():
+		label := " estimate"
+		if sc.Source == pricing.SourceClaudeCode {
+			label = " Claude Code's figure"
+		}
+		lines = append(lines, termtext.Strip(sc.String())+st.Faint.Render(label))
+	case len(sc.Unpriced) > 0:
+		lines = append(lines, st.Faint.Render(termtext.Strip("no price for "+strings.Join(sc.Unpriced, ", ")+": tokens only")))
 	}
-	if len(e.Unpriced) > 0 {
-		return st.Faint.Render("no price for " + strings.Join(e.Unpriced, ", ") + ": tokens only")
+	if len(sc.Models) > 1 {
+		for _, mc := range sc.Models {
+			lines = append(lines, st.Faint.Render(termtext.Strip(fmt.Sprintf("%s %s out %s", mc.Model, usdOrNone(mc.USD, mc.Priced), text.Count(mc.Tokens.Output)))))
+		}
 	}
-	return ""
+	for _, a := range s.AgentsHistory {
+		by := s.AgentUsage(a.AgentID)
+		if by == nil {
+			continue
+		}
+		ac := m.prices.Usage(by, state.Tokens{}, "")
+		kind := "fg"
+		if a.Background {
+			kind = "bg"
+		}
+		name := a.AgentType
+		if name == "" {
+			name = a.Name
+		}
+		v := ac.String()
+		if v == "" {
+			v = "no price"
+		}
+		lines = append(lines, st.Faint.Render(termtext.Strip(fmt.Sprintf("↳ %s (%s) %s in %s out %s", name, kind, v,
+			text.Count(ac.Tokens.Input+ac.Tokens.CacheRead+ac.Tokens.CacheCreation), text.Count(ac.Tokens.Output)))))
+	}
+	return lines
+}
+
+// usdOrNone is a model's cost, or "no price".
+func usdOrNone(usd float64, priced bool) string {
+	if !priced {
+		return "no price"
+	}
+	return pricing.Format(usd)
 }
 
 // lastAt is when the session's last event came.

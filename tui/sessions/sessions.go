@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/internal/pricing"
+	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/chart"
 	"github.com/dylan-gluck/spcstr/tui/draw"
 	"github.com/dylan-gluck/spcstr/tui/pane"
@@ -484,9 +485,12 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 			stats += " " + draw.CtxStyle(st, r.ContextPct)(text.Count(int64(r.ContextPct+0.5))+"%")
 		}
 		if m.prices != nil {
-			if e := m.prices.Cost(r.Tokens, r.Model); e.Priced {
+			if e := m.prices.Session(&state.Session{Tokens: r.Tokens, Model: r.Model, ClaudeCost: r.ClaudeCost}); e.Known() {
 				usd := pricing.Format(e.USD)
-				if !strings.HasPrefix(usd, "<") {
+				switch {
+				case !e.Priced:
+					usd = "≥" + usd // a lower bound
+				case e.Source == pricing.SourceEstimate && !strings.HasPrefix(usd, "<"):
 					usd = "~" + usd // an estimate
 				}
 				stats += " " + st.Subtle.Render(usd)

@@ -59,6 +59,8 @@ type Summary struct {
 	Title string
 	// Tokens is the session's token use, for its cost.
 	Tokens state.Tokens
+	// ClaudeCost is Claude Code's own figure of the cost, when it gave one.
+	ClaudeCost *state.ClaudeCost
 	// Asks is what the session waits for while it needs input: the latest
 	// notification's message, or "permission request" ("" otherwise).
 	Asks string
@@ -130,7 +132,7 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 		Cwd: s.Cwd, ProjectDir: s.ProjectDir, CreatedAt: s.CreatedAt,
 		Activity: s.Activity, ToolCalls: s.ToolCalls(), Errors: max(s.ErrorsTotal, len(s.Errors)),
 		Prompts: max(s.PromptsTotal, len(s.Prompts)), Agents: max(s.AgentsTotal, len(s.AgentsHistory)),
-		ContextPct: s.Tokens.ContextPercent(), Loaded: true, Tokens: s.Tokens,
+		ContextPct: s.Tokens.ContextPercent(), Loaded: true, Tokens: s.Tokens, ClaudeCost: s.ClaudeCost,
 		Title: OneLine(s.Title, state.TitleBytes),
 	}
 	if sum.Title == "" {

@@ -1,0 +1,89 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dylan-gluck/spcstr/internal/registry"
+	"github.com/dylan-gluck/spcstr/internal/requirements"
+	"github.com/dylan-gluck/spcstr/internal/strategy"
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+func newCostCmd() *cobra.Command {
+	var session string
+	c := &cobra.Command{
+		Use:   "cost",
+		Short: "The cost-budget strategy's way out (docs/cost.md)",
+		Args:  cobra.NoArgs,
+	}
+	c.PersistentFlags().StringVar(&session, "session", "", "session id or a unique prefix (default: $CLAUDE_CODE_SESSION_ID, else the newest live session)")
+	lift := &cobra.Command{
+		Use:   "lift",
+		Short: "Lift cost-budget's cap for a session: its spawns and Stop are no longer gated on dollars",
+		Long: `Lifts the cap of the cost-budget strategy for one session: it no longer
+denies agent spawns or blocks Stop over the session's or the day's dollars
+(its warnings go on). The session is --session ID (an id or a unique
+prefix), else $CLAUDE_CODE_SESSION_ID, else this project's newest live
+session. Nothing the strategy gates stops this command from running.`,
+		Args:         cobra.NoArgs,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cwd, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			layout := state.Layout{Root: state.FindRoot(os.Getenv("CLAUDE_PROJECT_DIR"), cwd)}
+			sid, _, err := requirements.ResolveSession(layout.Root, session, os.Getenv, registry.Alive)
+			if err != nil {
+				return withCode(2, fmt.Errorf("which session: %w (give --session ID)", err))
+			}
+			if sid, err = fullSessionID(layout, sid); err != nil {
+				return withCode(2, err)
+			}
+			_, err = layout.Update(cmd.Context(), sid, time.Now(), state.UpdateOptions{Lazy: state.AllSections}, func(s *state.Session, created bool) error {
+				if created {
+					return errors.New("no such session")
+				}
+				s.Note(strategy.CostLiftNote)
+				return nil
+			})
+			if err != nil {
+				return fmt.Errorf("session %s: %w", registry.ShortID(sid), err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "cost-budget: cap lifted for session %s\n", registry.ShortID(sid))
+			return nil
+		},
+	}
+	c.AddCommand(lift)
+	return c
+}
+
+// fullSessionID resolves a unique prefix of a recorded session's id.
+func fullSessionID(l state.Layout, id string) (string, error) {
+	ids, err := l.SessionIDs()
+	if err != nil {
+		return "", err
+	}
+	var match []string
+	for _, s := range ids {
+		if s == id {
+			return s, nil
+		}
+		if strings.HasPrefix(s, id) {
+			match = append(match, s)
+		}
+	}
+	switch len(match) {
+	case 1:
+		return match[0], nil
+	case 0:
+		return "", fmt.Errorf("no recorded session %q in %s", id, l.SessionsDir())
+	}
+	return "", fmt.Errorf("%q names %d sessions: give more of the id", id, len(match))
+}

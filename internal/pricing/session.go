@@ -1,0 +1,128 @@
+package pricing
+
+import (
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+// Where a session's figure comes from (SessionCost.Source).
+const (
+	// SourceClaudeCode is Claude Code's own figure: the cost-state line it
+	// writes into the main transcript (it includes compaction requests
+	// and every surcharge).
+	SourceClaudeCode = "claude-code"
+	// SourceEstimate is spcstr's estimate from the transcripts' usage.
+	SourceEstimate = "estimate"
+)
+
+// SessionCost is what a session cost and where the figure comes from.
+type SessionCost struct {
+	// Source is SourceClaudeCode or SourceEstimate.
+	Source string
+	// Estimate is the figure itself (for Claude Code's: Priced unless
+	// Claude Code met a model it could not price).
+	Estimate
+	// Tokens is the session's token totals from the same source.
+	Tokens state.ModelUsage
+	// Models is the cost and tokens of each model, sorted by model id.
+	Models []ModelCost
+}
+
+// ModelCost is one model's share of a session.
+type ModelCost struct {
+	Model  string
+	Tokens state.ModelUsage
+	// USD is the model's cost; Priced is false for a model without a
+	// price (USD is then 0).
+	USD    float64
+	Priced bool
+}
+
+// Session returns the cost of a session: Claude Code's own figure when
+// its transcript has one, else the estimate from the usage spcstr read
+// (main and subagent transcripts) priced by this table.
+func (t Table) Session(s *state.Session) SessionCost {
+	if c := s.ClaudeCost; c != nil {
+		sc := SessionCost{Source: SourceClaudeCode, Estimate: Estimate{USD: c.USD, Priced: !c.UnknownModel}}
+		for _, m := range slices.Sorted(maps.Keys(c.ByModel)) {
+			mc := c.ByModel[m]
+			u := state.ModelUsage{Input: mc.Input, Output: mc.Output, CacheRead: mc.CacheRead, CacheCreation: mc.CacheCreation, WebSearches: mc.WebSearches}
+			addUsage(&sc.Tokens, u)
+			sc.Models = append(sc.Models, ModelCost{Model: m, Tokens: u, USD: mc.USD, Priced: mc.USD > 0 || !c.UnknownModel})
+			if mc.USD == 0 && c.UnknownModel && u.Input+u.Output+u.CacheRead+u.CacheCreation > 0 {
+				sc.Unpriced = append(sc.Unpriced, m)
+			}
+		}
+		return sc
+	}
+	return t.Usage(s.Tokens.ByModel, s.Tokens, s.Model)
+}
+
+// Usage prices usage kept by usage key (Tokens.ByModel, a subagent's
+// ByModel) as an estimate, merged by model; fallback and model price the
+// totals of a state written before the split by model.
+func (t Table) Usage(by map[string]state.ModelUsage, fallback state.Tokens, model string) SessionCost {
+	if len(by) == 0 && fallback.Input+fallback.Output+fallback.CacheRead+fallback.CacheCreation > 0 {
+		by = map[string]state.ModelUsage{model: {Input: fallback.Input, Output: fallback.Output, CacheRead: fallback.CacheRead, CacheCreation: fallback.CacheCreation}}
+	}
+	sc := SessionCost{Source: SourceEstimate, Estimate: t.CostByModel(by)}
+	merged := map[string]*ModelCost{}
+	for k, u := range by {
+		m, long, us := SplitVariant(k)
+		mc := merged[m]
+		if mc == nil {
+			mc = &ModelCost{Model: m, Priced: true}
+			merged[m] = mc
+		}
+		addUsage(&mc.Tokens, u)
+		addUsage(&sc.Tokens, u)
+		if p, ok := t.Lookup(m); ok {
+			mc.USD += p.Message(u, long, us)
+		} else if u.Input+u.Output+u.CacheRead+u.CacheCreation+u.WebSearches > 0 {
+			mc.Priced = false
+		}
+	}
+	for _, m := range slices.Sorted(maps.Keys(merged)) {
+		sc.Models = append(sc.Models, *merged[m])
+	}
+	return sc
+}
+
+// addUsage adds u to sum, saturating.
+func addUsage(sum *state.ModelUsage, u state.ModelUsage) {
+	sum.Input = satAdd(sum.Input, u.Input)
+	sum.Output = satAdd(sum.Output, u.Output)
+	sum.CacheRead = satAdd(sum.CacheRead, u.CacheRead)
+	sum.CacheCreation = satAdd(sum.CacheCreation, u.CacheCreation)
+	sum.CacheWrite1h = satAdd(sum.CacheWrite1h, u.CacheWrite1h)
+	sum.WebSearches = satAdd(sum.WebSearches, u.WebSearches)
+}
+
+// satAdd is a + b for counts, saturated at the int64 maximum (negative
+// counts never reach here: the transcript reader skips them).
+func satAdd(a, b int64) int64 {
+	c := a + b
+	if a > 0 && b > 0 && c < 0 {
+		return math.MaxInt64
+	}
+	return c
+}
+
+// Label is how a figure is shown to people: "$0.42 (Claude Code)",
+// "~$0.42 (estimate)", "≥ $0.42, 1 model unpriced (estimate)", or "".
+func (c SessionCost) Label() string {
+	s := c.String()
+	if s == "" {
+		return ""
+	}
+	if c.Source == SourceClaudeCode {
+		return s + " (Claude Code)"
+	}
+	if c.Priced && s[0] == '$' {
+		s = "~" + s
+	}
+	return s + " (estimate)"
+}
