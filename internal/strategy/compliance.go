@@ -191,7 +191,10 @@ type revertPlan struct {
 	Unknown bool
 }
 
-func (s *outputLocation) revertPlan(ctx context.Context, in *gate.Input, agent *state.Agent, invalid []misplaced, untracked map[string]bool) (revertPlan, error) {
+// revertPlan sorts the code files the agent changed. outputs are every
+// misplaced output file (to delete or to move): they belong to those
+// sections of the message alone, so that a file is in exactly one.
+func (s *outputLocation) revertPlan(ctx context.Context, in *gate.Input, agent *state.Agent, outputs []misplaced, untracked map[string]bool) (revertPlan, error) {
 	var plan revertPlan
 	tp := in.Event.AgentTranscriptPath
 	if tp == "" && in.Event.TranscriptPath != "" && in.Event.AgentID != "" {
@@ -225,8 +228,8 @@ func (s *outputLocation) revertPlan(ctx context.Context, in *gate.Input, agent *
 			continue
 		}
 		seen[f] = true
-		if slices.ContainsFunc(invalid, func(m misplaced) bool { return m.abs == f }) || s.isOutput(in.Layout.Root, f) {
-			continue // output files, deleted or allowed
+		if slices.ContainsFunc(outputs, func(m misplaced) bool { return m.abs == f }) || s.isOutput(in.Layout.Root, f) {
+			continue // output files: deleted, moved or allowed
 		}
 		switch {
 		case !known || slices.Contains(snap.Dirty, f):

@@ -194,7 +194,7 @@ func (s *outputLocation) check(ctx context.Context, in *gate.Input) ([]gate.Verd
 			}
 		}
 		if len(invalid) > 0 {
-			plan, err := s.revertPlan(ctx, in, agent, invalid, untracked)
+			plan, err := s.revertPlan(ctx, in, agent, wrong, untracked)
 			if err != nil {
 				return nil, err
 			}
