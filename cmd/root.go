@@ -59,6 +59,7 @@ requirements and the review/test feedback loop, and writes session summaries
 		newStrategyCmd(),
 		newSearchCmd(),
 		newReplayCmd(),
+		newNotifyCmd(),
 	)
 	addTUI(root)
 	return root
