@@ -17,8 +17,11 @@ import (
 // anything that holds either way in a verdict of its own.
 func unenforce(v Verdict, in *Input) Verdict {
 	verb := "block"
-	if v.Decision == Deny {
+	switch {
+	case v.Decision == Deny:
 		verb = "deny"
+	case v.Grant:
+		verb = "allow"
 	}
 	what := in.Name
 	switch {
@@ -36,14 +39,14 @@ func unenforce(v Verdict, in *Input) Verdict {
 	// Not the message Claude would read: it speaks of the decision as
 	// taken ("… is blocked until …"). decisions.json keeps it.
 	msg += "; not enforced"
-	v.Decision, v.Context, v.SystemMessage = "", "", msg
+	v.Decision, v.Grant, v.Context, v.SystemMessage = "", false, "", msg
 	return v
 }
 
 // WouldMessage is what unenforce shows the user for a dry-run deny or block
 // of verdict v on the event of in (`spcstr strategy dry-run` prints it too).
 func WouldMessage(v Verdict, in *Input) string {
-	if v.Decision != Deny && v.Decision != Block {
+	if v.Decision != Deny && v.Decision != Block && !v.Grant {
 		return ""
 	}
 	return unenforce(v, in).SystemMessage

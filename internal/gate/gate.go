@@ -50,6 +50,11 @@ type Verdict struct {
 	// (SPCSTR_DRY_RUN=1, `dry_run: true` at the top of config.yaml) applies
 	// to every verdict without it.
 	DryRun bool
+	// Grant makes an Allow verdict an explicit approval where the event
+	// takes one: a PermissionRequest answered "allow" without the user's
+	// dialog (permission.go). Any other allow only says the gate let the
+	// action through.
+	Grant bool
 	// Escalated marks a block Run let through because the gate had already
 	// blocked three Stops in a row without progress (escalate.go). Run sets
 	// it; gates leave it alone.
@@ -132,6 +137,8 @@ func Merge(name string, verdicts []Verdict) *hookio.Answer {
 			h.PermissionDecision = hookio.PermissionDeny
 			h.PermissionDecisionReason = strings.Join(append(denies, blocks...), "\n\n")
 		}
+	case hookio.PermissionRequest:
+		mergePermission(hso, verdicts, append(denies, blocks...))
 	case hookio.Stop, hookio.SubagentStop, hookio.PostToolUse, hookio.UserPromptSubmit,
 		hookio.PostToolBatch, hookio.TaskCreated, hookio.PreCompact, hookio.ConfigChange:
 		if all := append(blocks, denies...); len(all) > 0 {

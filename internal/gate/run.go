@@ -124,7 +124,7 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 	// nothing: drop the decision, and tell the user what would have been
 	// done (dryrun.go).
 	for i := range all {
-		if all[i].DryRun && (all[i].Decision == Deny || all[i].Decision == Block) {
+		if all[i].DryRun && (all[i].Decision == Deny || all[i].Decision == Block || all[i].Grant) {
 			all[i] = unenforce(all[i], in)
 		}
 	}

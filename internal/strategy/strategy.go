@@ -81,6 +81,7 @@ func builtins() []builtin {
 		{NameSessionReminder, "a short reminder with every prompt, plus the loop and requirements when relevant", FailOpen, buildSessionReminder},
 		{NameNotify, "rings the bell or runs a command when the session needs input or finished", FailOpen, buildNotify},
 		{NamePrecompactContext, "gives the workflow state back after a compaction", FailOpen, buildPrecompactContext},
+		{NamePermissionPolicy, "allows or denies permission requests by tool, path and command (dry-run until dry_run: false)", FailOpen, buildPermissionPolicy},
 	}
 }
 

@@ -1,0 +1,24 @@
+package gate
+
+import (
+	"strings"
+
+	"github.com/dylan-gluck/spcstr/internal/hookio"
+)
+
+// mergePermission answers a PermissionRequest: the strictest decision
+// wins, as everywhere. Any deny answers "deny" with every deny's message;
+// otherwise an allow that grants (Verdict.Grant) answers "allow"; otherwise
+// nothing is decided and Claude Code shows its dialog.
+func mergePermission(hso func() *hookio.HookSpecific, verdicts []Verdict, denies []string) {
+	if len(denies) > 0 {
+		hso().Decision = &hookio.PermissionRequestDecision{Behavior: "deny", Message: strings.Join(denies, "\n\n")}
+		return
+	}
+	for _, v := range verdicts {
+		if v.Decision == Allow && v.Grant {
+			hso().Decision = &hookio.PermissionRequestDecision{Behavior: "allow"}
+			return
+		}
+	}
+}
