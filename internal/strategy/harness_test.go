@@ -2,6 +2,7 @@ package strategy_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +171,43 @@ func TestHarnessSkillCompliance(t *testing.T) {
 	want := "SubagentStop block skill-compliance-failure:1|SubagentStop allow clean|Stop allow clean"
 	if strings.Join(got, "|") != want {
 		t.Fatalf("output-location decisions = %q, want %q", got, want)
+	}
+}
+
+// TestHarnessPermissionPolicy: Claude Code follows permission-policy's
+// answers to PermissionRequest: an allowed Bash call runs without a
+// dialog, a denied one does not and the model reads why, and a call no rule
+// matches is left to Claude Code (-p mode denies it).
+func TestHarnessPermissionPolicy(t *testing.T) {
+	out := runScenario(t, "permission-policy")
+	var answers []string
+	for _, r := range results(t, out) {
+		if r.Event == "PermissionRequest" {
+			hso, _ := r.Answer["hookSpecificOutput"].(map[string]any)
+			d, _ := hso["decision"].(map[string]any)
+			answers = append(answers, fmt.Sprint(d["behavior"]))
+		}
+	}
+	if strings.Join(answers, ",") != "allow,deny,<nil>" {
+		t.Fatalf("PermissionRequest answers = %q", answers)
+	}
+	seen := false
+	for _, r := range jsonLines(t, filepath.Join(out, "requests.jsonl")) {
+		body, _ := json.Marshal(r["body"])
+		if strings.Contains(string(body), "spcstr permission-policy denied Bash: rm -f from-policy.txt (deny rule 0). Keep the files.") {
+			seen = true
+		}
+	}
+	if !seen {
+		t.Error("the deny message never reached the model")
+	}
+	var got []string
+	for _, rec := range decisions(t, out) {
+		if rec.Source == "strategy:permission-policy" {
+			got = append(got, rec.Decision+" "+rec.Reason)
+		}
+	}
+	if strings.Join(got, "|") != "allow allow:0|deny deny:0" {
+		t.Fatalf("permission-policy decisions = %q", got)
 	}
 }
