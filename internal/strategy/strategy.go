@@ -1,7 +1,7 @@
 // Package strategy owns the built-in strategies (docs/feedback-and-strategies.md):
 // token-budget, clean-state, long-running, output-location, agent-first,
 // quality-gate, iteration-limit, escalation-advisor, session-reminder,
-// notify and precompact-context; their `strategies:` section of .spcstr/config.yaml
+// notify, precompact-context and permission-policy; their `strategies:` section of .spcstr/config.yaml
 // (options, fail_mode, dry_run, hooks), the hooks each declares, the
 // detection of two strategies that block at the same hook (a
 // configuration error), and the gates through which the recorder runs
