@@ -61,6 +61,7 @@ requirements and the review/test feedback loop, and writes session summaries
 		newReplayCmd(),
 		newFocusCmd(),
 		newCostCmd(),
+		newNotifyCmd(),
 	)
 	addTUI(root)
 	return root

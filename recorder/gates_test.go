@@ -284,6 +284,10 @@ func TestEscalationAdvisorInPipeline(t *testing.T) {
 	if a := p.hook(hookio.UserPromptSubmit, map[string]any{"prompt": "what now?"}); a.HookSpecificOutput == nil || !strings.Contains(a.HookSpecificOutput.AdditionalContext, "try a smaller change") {
 		t.Fatalf("next prompt = %+v", a)
 	}
+	// The user's prompt ended the escalation: its context file is gone.
+	if _, err := os.Stat(filepath.Join(p.root, ".spcstr/sessions/s1/escalation-context.json")); !os.IsNotExist(err) {
+		t.Fatalf("escalation-context.json after the escalation: %v", err)
+	}
 }
 
 // stopRecords keeps the records of Stop hooks.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -128,14 +129,16 @@ const (
 
 // DefaultRules are the built-in routing rules, tried after the configured
 // ones: the hooks architecture's routing table. Anything under
-// .claude/tools/ belongs to the tool domain (its own reviewer and tester),
-// Go and Python to backend, TSX and JSX to frontend.
+// .claude/tools/ belongs to the tool domain (its own reviewer and tester);
+// VQL, Nuclei templates and capabilities to the capability domain
+// (languages.go); Go, Python and the other common server languages to
+// backend; TypeScript, JavaScript and their component formats to frontend.
 func DefaultRules() []Rule {
-	return []Rule{
-		{Domain: DomainTool, Paths: []string{".claude/tools/"}},
-		{Domain: DomainBackend, Extensions: []string{".go", ".py"}},
-		{Domain: DomainFrontend, Extensions: []string{".tsx", ".jsx"}},
-	}
+	rules := []Rule{{Domain: DomainTool, Paths: []string{".claude/tools/"}}}
+	rules = append(rules, capabilityRules()...)
+	return append(rules,
+		Rule{Domain: DomainBackend, Extensions: slices.Clone(backendExtensions)},
+		Rule{Domain: DomainFrontend, Extensions: slices.Clone(frontendExtensions)})
 }
 
 // ErrConfig marks a feedback configuration that cannot be used.
@@ -182,9 +185,10 @@ func (c *Config) normalize() error {
 		}
 	}
 	builtin := map[string]Domain{
-		DomainBackend:  {Reviewer: Names{"backend-reviewer"}, Tester: Names{"backend-tester"}},
-		DomainFrontend: {Reviewer: Names{"frontend-reviewer"}, Tester: Names{"frontend-tester"}},
-		DomainTool:     {Reviewer: Names{"tool-reviewer"}, Tester: Names{"tool-tester"}},
+		DomainBackend:    {Reviewer: Names{"backend-reviewer"}, Tester: Names{"backend-tester"}},
+		DomainFrontend:   {Reviewer: Names{"frontend-reviewer"}, Tester: Names{"frontend-tester"}},
+		DomainTool:       {Reviewer: Names{"tool-reviewer"}, Tester: Names{"tool-tester"}},
+		DomainCapability: {Reviewer: Names{"capability-reviewer"}, Tester: Names{"capability-tester"}},
 	}
 	merged := map[string]Domain{}
 	for name, d := range builtin {

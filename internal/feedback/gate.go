@@ -187,7 +187,7 @@ func (g *Gate) change(ctx context.Context, in *gate.Input) ([]gate.Verdict, erro
 	rel := pathglob.Rel(in.Layout.Root, file)
 	domain := g.cfg.Route(rel)
 	if domain == "" {
-		return nil, nil
+		return g.unrouted(in, rel), nil
 	}
 	var started, added bool
 	l, err := g.update(ctx, in, func(l *Loop) bool {

@@ -13,21 +13,26 @@ import (
 // extensions. The first matching rule decides, so a path rule placed before
 // the extension rules (".claude/tools/**" → tools) wins over them.
 func (c *Config) Route(file string) string {
-	if file == "" {
+	r := c.rule(file)
+	if r == nil || r.Ignore {
 		return ""
+	}
+	return r.Domain
+}
+
+// rule returns the first rule that matches file, or nil.
+func (c *Config) rule(file string) *Rule {
+	if file == "" {
+		return nil
 	}
 	file = strings.ReplaceAll(file, `\`, "/")
 	ext := strings.ToLower(path.Ext(file))
-	for _, r := range c.Rules {
-		if !r.matches(file, ext) {
-			continue
+	for i := range c.Rules {
+		if c.Rules[i].matches(file, ext) {
+			return &c.Rules[i]
 		}
-		if r.Ignore {
-			return ""
-		}
-		return r.Domain
 	}
-	return ""
+	return nil
 }
 
 func (r Rule) matches(file, ext string) bool {

@@ -64,7 +64,22 @@ func TestRoute(t *testing.T) {
 		{defaults, "main.go", DomainBackend},
 		{defaults, "cmd/spcstr/main.go", DomainBackend},
 		{defaults, "ui/App.tsx", DomainFrontend},
-		{defaults, "ui/util.ts", ""}, // the routing table names .tsx and .jsx only
+		{defaults, "ui/util.ts", DomainFrontend}, // the flow: any code edit starts the loop
+		{defaults, "src/a.ts", DomainFrontend},
+		{defaults, "lib/b.js", DomainFrontend},
+		{defaults, "esm/c.mjs", DomainFrontend},
+		{defaults, "cjs/d.cjs", DomainFrontend},
+		{defaults, "ui/App.vue", DomainFrontend},
+		{defaults, "crates/x/src/lib.rs", DomainBackend},
+		{defaults, "src/Main.java", DomainBackend},
+		{defaults, "artifacts/Linux.Sys.vql", DomainCapability},
+		{defaults, "nuclei-templates/http/cve-2024-1.yaml", DomainCapability},
+		{defaults, "x/nuclei/dns.yml", DomainCapability},
+		{defaults, "capabilities/portscan/main.go", DomainCapability},
+		{defaults, "modules/y/capabilities/z.py", DomainCapability},
+		{defaults, "config.yaml", ""},
+		{defaults, "capabilities/README.md", ""},
+		{defaults, "app/View.swift", ""}, // code no default rule routes (Unrouted)
 		{defaults, "ui/Old.JSX", DomainFrontend},
 		{defaults, "scripts/tool.py", DomainBackend},
 		{defaults, ".claude/tools/lint/main.go", DomainTool}, // the path rule comes first
@@ -88,6 +103,7 @@ func TestRoute(t *testing.T) {
 		{only, "api/v1/h.go", "api"},
 		{only, "pkg/x.go", ""},
 		{only, "ui/App.tsx", ""},
+		{only, "x.vql", ""},
 	}
 	for _, tt := range tests {
 		if got := tt.cfg.Route(tt.file); got != tt.want {
@@ -97,6 +113,40 @@ func TestRoute(t *testing.T) {
 	// A new domain gets <domain>-reviewer/-tester and the global test lead.
 	if d := custom.Domains["tools"]; d.Reviewer.First() != "tools-reviewer" || d.Tester.First() != "tools-tester" || d.TestLead.First() != "test-lead" {
 		t.Errorf("tools domain = %+v", d)
+	}
+}
+
+// TestUnrouted: code that no rule routes is told apart from files that are
+// not code and from files a rule ignores on purpose.
+func TestUnrouted(t *testing.T) {
+	defaults := mustCfg(t, "feedback:\n  enabled: true\n")
+	only := mustCfg(t, "feedback:\n  enabled: true\n  default_rules: false\n  rules:\n    - {domain: api, extensions: [.go]}\n    - {ignore: true, paths: [\"gen/\"]}\n")
+	tests := []struct {
+		cfg  *Config
+		file string
+		want bool
+	}{
+		{defaults, "app/View.swift", true},
+		{defaults, "scripts/deploy.sh", true},
+		{defaults, "src/a.ts", false},
+		{defaults, "main.go", false},
+		{defaults, "README.md", false},
+		{defaults, "go.mod", false},
+		{defaults, "Makefile", false},
+		{only, "src/a.ts", true}, // default rules off: TypeScript is not covered
+		{only, "x.go", false},
+		{only, "gen/x.ts", false}, // ignored on purpose
+	}
+	for _, tt := range tests {
+		if got := tt.cfg.Unrouted(tt.file); got != tt.want {
+			t.Errorf("Unrouted(%q) = %v, want %v", tt.file, got, tt.want)
+		}
+	}
+	if got := defaults.UnroutedFiles([]string{"a.swift", "b.go", "a.swift", "c.lua", "d.md"}); !reflect.DeepEqual(got, []string{"a.swift", "c.lua"}) {
+		t.Errorf("UnroutedFiles = %q", got)
+	}
+	if d := defaults.Domains[DomainCapability]; d.Reviewer.First() != "capability-reviewer" || d.Tester.First() != "capability-tester" {
+		t.Errorf("capability domain = %+v", d)
 	}
 }
 

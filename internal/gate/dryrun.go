@@ -17,11 +17,13 @@ import (
 // anything that holds either way in a verdict of its own.
 func unenforce(v Verdict, in *Input) Verdict {
 	verb := "block"
-	switch v.Decision {
-	case Deny:
+	switch {
+	case v.Decision == Deny:
 		verb = "deny"
-	case Ask:
+	case v.Decision == Ask:
 		verb = "ask the user about"
+	case v.Grant:
+		verb = "allow"
 	}
 	what := in.Name
 	switch {
@@ -39,14 +41,14 @@ func unenforce(v Verdict, in *Input) Verdict {
 	// Not the message Claude would read: it speaks of the decision as
 	// taken ("… is blocked until …"). decisions.json keeps it.
 	msg += "; not enforced"
-	v.Decision, v.Context, v.SystemMessage = "", "", msg
+	v.Decision, v.Grant, v.Context, v.SystemMessage = "", false, "", msg
 	return v
 }
 
 // WouldMessage is what unenforce shows the user for a dry-run deny or block
 // of verdict v on the event of in (`spcstr strategy dry-run` prints it too).
 func WouldMessage(v Verdict, in *Input) string {
-	if !enforces(v.Decision) {
+	if !enforces(v) {
 		return ""
 	}
 	return unenforce(v, in).SystemMessage
@@ -60,8 +62,9 @@ func isToolEvent(name string) bool {
 	return false
 }
 
-// enforces reports whether a decision changes what Claude Code does (a
-// dry-run verdict's is dropped).
-func enforces(decision string) bool {
-	return decision == Deny || decision == Block || decision == Ask
+// enforces reports whether a verdict changes what Claude Code does: a
+// deny, block or ask, or a permission grant (a dry-run verdict's is
+// dropped).
+func enforces(v Verdict) bool {
+	return v.Decision == Deny || v.Decision == Block || v.Decision == Ask || v.Grant
 }

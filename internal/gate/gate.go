@@ -60,6 +60,11 @@ type Verdict struct {
 	// (SPCSTR_DRY_RUN=1, `dry_run: true` at the top of config.yaml) applies
 	// to every verdict without it.
 	DryRun bool
+	// Grant makes an Allow verdict an explicit approval where the event
+	// takes one: a PermissionRequest answered "allow" without the user's
+	// dialog (permission.go). Any other allow only says the gate let the
+	// action through.
+	Grant bool
 	// Escalated marks a block Run let through because the gate had already
 	// blocked its stop_block_limit of Stops in a row without progress
 	// (escalate.go); its Decision is then Escalated. Run sets it; gates
@@ -166,6 +171,8 @@ func Merge(name string, verdicts []Verdict) *hookio.Answer {
 			h.PermissionDecision = hookio.PermissionAsk
 			h.PermissionDecisionReason = join(asks, true)
 		}
+	case hookio.PermissionRequest:
+		mergePermission(hso, verdicts, denies)
 	case hookio.Stop, hookio.SubagentStop, hookio.PostToolUse, hookio.UserPromptSubmit,
 		hookio.PostToolBatch, hookio.TaskCreated, hookio.PreCompact, hookio.ConfigChange:
 		if len(denies) > 0 {

@@ -158,7 +158,7 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 	// nothing: drop the decision, and tell the user what would have been
 	// done (dryrun.go).
 	for i := range all {
-		if all[i].DryRun && enforces(all[i].Decision) {
+		if all[i].DryRun && enforces(all[i]) {
 			all[i] = unenforce(all[i], in)
 		}
 	}

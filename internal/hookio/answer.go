@@ -23,6 +23,17 @@ type HookSpecific struct {
 	PermissionDecision       string `json:"permissionDecision,omitempty"`
 	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
 	AdditionalContext        string `json:"additionalContext,omitempty"`
+	// Decision answers a PermissionRequest: allow or deny the call
+	// without the user's dialog.
+	Decision *PermissionRequestDecision `json:"decision,omitempty"`
+}
+
+// PermissionRequestDecision is hookSpecificOutput.decision of a
+// PermissionRequest answer: Behavior "allow" or "deny"; Message tells
+// Claude why a call was denied.
+type PermissionRequestDecision struct {
+	Behavior string `json:"behavior"`
+	Message  string `json:"message,omitempty"`
 }
 
 // Empty reports whether the answer says nothing.

@@ -97,11 +97,17 @@ func TestTokenBudget(t *testing.T) {
 			}
 		})
 	}
-	// The marker-file condition satisfied: deny.
+	// A manifest without current_phase is an audit trail, not a running
+	// orchestration: no deny.
 	p := newProject(t, false)
-	p.write(".claude/.output/feat-1/MANIFEST.yaml", "current_phase: 8\n")
+	p.write(".claude/.output/feat-1/MANIFEST.yaml", "feature: auth\nagents_contributed: []\n")
 	gs := p.gates("strategies:\n  token-budget:\n    deny_agents_above: 170000\n    deny_agents_requires: [\".claude/.output/*/MANIFEST.yaml\"]\n")
 	p.sess.Tokens = state.Tokens{ContextUsed: 180_000, ContextWindow: 200_000}
+	if vs := run(t, gs, p.input("PreToolUse", map[string]any{"tool_name": "Agent"})); len(vs) != 0 {
+		t.Fatalf("manifest without current_phase = %+v", vs)
+	}
+	// The marker-file condition satisfied: deny.
+	p.write(".claude/.output/feat-1/MANIFEST.yaml", "current_phase: 8\n")
 	if vs := run(t, gs, p.input("PreToolUse", map[string]any{"tool_name": "Agent"})); len(vs) != 1 || vs[0].Decision != gate.Deny {
 		t.Fatalf("deny with manifest = %+v", vs)
 	}

@@ -30,9 +30,61 @@ const (
 
 // olState is output-location's namespace: the uncommitted paths (absolute)
 // when each agent started, keyed "agent:<agent_id>" or, before the agent
-// has an id, "tool:<tool_use_id>".
+// has an id, "tool:<tool_use_id>"; and the files each agent wrote, as
+// spcstr recorded them at the PostToolUse of its Edit, Write, MultiEdit and
+// NotebookEdit calls, keyed "agent:<agent_id>".
 type olState struct {
 	Before map[string]dirtySnapshot `json:"before,omitempty"`
+	Wrote  map[string]agentWrites   `json:"wrote,omitempty"`
+}
+
+// agentWrites are the files (absolute) one agent wrote, in order; At is the
+// latest write.
+type agentWrites struct {
+	At    time.Time `json:"at"`
+	Files []string  `json:"files"`
+}
+
+// editTools are the tools whose calls change a file named in tool_input.
+var editTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
+
+// recordWrite remembers, at the PostToolUse of a subagent's file edit, the
+// file it changed. This is what the revert plan trusts: an agent's
+// transcript may not yet hold its last call when SubagentStop reads it
+// (Claude Code writes the transcript asynchronously), whereas the
+// PostToolUse hook of every call has returned before the agent can stop.
+func (s *outputLocation) recordWrite(ctx context.Context, in *gate.Input) error {
+	ev := in.Event
+	if ev.AgentID == "" || (ev.AgentType != "" && s.skipped(ev.AgentType)) {
+		return nil
+	}
+	f := ev.Input()
+	p := firstNonEmpty(f.FilePath, f.NotebookPath)
+	if p == "" {
+		return nil
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(firstNonEmpty(ev.Cwd, in.Layout.Root), p)
+	}
+	p = filepath.Clean(p)
+	key := "agent:" + ev.AgentID
+	var st olState
+	return updateNS(ctx, in, NameOutputLocation, &st, func() bool {
+		if st.Wrote == nil {
+			st.Wrote = map[string]agentWrites{}
+		}
+		for k, v := range st.Wrote {
+			if in.Now.Sub(v.At) > 24*time.Hour {
+				delete(st.Wrote, k) // an agent that never stopped
+			}
+		}
+		w := st.Wrote[key]
+		if slices.Contains(w.Files, p) || len(w.Files) >= maxDirtyPaths {
+			return false // known already (or the bound is reached)
+		}
+		st.Wrote[key] = agentWrites{At: in.Now, Files: append(w.Files, p)}
+		return true
+	})
 }
 
 type dirtySnapshot struct {
@@ -139,20 +191,28 @@ type revertPlan struct {
 	Unknown bool
 }
 
-func (s *outputLocation) revertPlan(ctx context.Context, in *gate.Input, agent *state.Agent, invalid []misplaced, untracked map[string]bool) (revertPlan, error) {
+// revertPlan sorts the code files the agent changed. outputs are every
+// misplaced output file (to delete or to move): they belong to those
+// sections of the message alone, so that a file is in exactly one.
+func (s *outputLocation) revertPlan(ctx context.Context, in *gate.Input, agent *state.Agent, outputs []misplaced, untracked map[string]bool) (revertPlan, error) {
 	var plan revertPlan
 	tp := in.Event.AgentTranscriptPath
 	if tp == "" && in.Event.TranscriptPath != "" && in.Event.AgentID != "" {
 		tp = agentTranscript(in.Event.TranscriptPath, in.Event.SessionID, in.Event.AgentID)
 	}
-	changed, err := editedFiles(tp)
-	if err != nil && !os.IsNotExist(err) {
-		return plan, err
-	}
 	var st olState
 	if err := readNS(in, NameOutputLocation, &st); err != nil {
 		return plan, err
 	}
+	// What spcstr recorded first; the transcript only adds to it (calls
+	// made before spcstr was registered, or whose hook failed).
+	changed := st.Wrote["agent:"+in.Event.AgentID].Files
+	fromTranscript, err := editedFiles(tp)
+	if err != nil && !os.IsNotExist(err) {
+		return plan, err
+	}
+	changed = append(slices.Clip(changed), fromTranscript...)
+	seen := map[string]bool{}
 	snap, known := st.Before["agent:"+in.Event.AgentID]
 	if !known && agent != nil && agent.ToolUseID != "" {
 		snap, known = st.Before["tool:"+agent.ToolUseID]
@@ -164,8 +224,12 @@ func (s *outputLocation) revertPlan(ctx context.Context, in *gate.Input, agent *
 			f = filepath.Join(cwd, f)
 		}
 		f = filepath.Clean(f)
-		if slices.ContainsFunc(invalid, func(m misplaced) bool { return m.abs == f }) || s.isOutput(in.Layout.Root, f) {
-			continue // output files, deleted or allowed
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		if slices.ContainsFunc(outputs, func(m misplaced) bool { return m.abs == f }) || s.isOutput(in.Layout.Root, f) {
+			continue // output files: deleted, moved or allowed
 		}
 		switch {
 		case !known || slices.Contains(snap.Dirty, f):
@@ -286,8 +350,7 @@ func editedFiles(path string) ([]string, error) {
 			if c.Type != "tool_use" {
 				continue
 			}
-			switch c.Name {
-			case "Edit", "Write", "MultiEdit", "NotebookEdit":
+			if slices.Contains(editTools, c.Name) {
 				var in struct {
 					FilePath     any `json:"file_path"`
 					NotebookPath any `json:"notebook_path"`

@@ -168,3 +168,27 @@ func TestOutputLocationWorktrees(t *testing.T) {
 		t.Fatalf("agent worktree = %+v", vs)
 	}
 }
+
+// TestComplianceMessageDocumented: the block message in
+// docs/feedback-and-strategies.md is the one the strategy writes.
+func TestComplianceMessageDocumented(t *testing.T) {
+	data, err := os.ReadFile("../../docs/feedback-and-strategies.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(data), "the block message reads:\n\n  ```\n")
+	doc, _, ok2 := strings.Cut(after, "  ```\n")
+	if !ok || !ok2 {
+		t.Fatal("no message example in the docs")
+	}
+	var want strings.Builder
+	for _, l := range strings.SplitAfter(doc, "\n") {
+		want.WriteString(strings.TrimPrefix(l, "  "))
+	}
+	s := &outputLocation{o: outputLocationOptions{ComplianceSkill: "persisting-agent-outputs", Allowed: defaultAllowed}}
+	got := s.complianceMessage([]misplaced{{abs: "/repo/report.md", show: "report.md"}}, []misplaced{{abs: "/repo/notes.md", show: "notes.md"}},
+		revertPlan{Checkout: []string{"/repo/internal/clean.go"}, Remove: []string{"/repo/internal/new.go"}, Manual: []string{"/repo/internal/shared.go"}})
+	if got != want.String() {
+		t.Fatalf("message:\n%s\ndocs:\n%s", got, want.String())
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -101,8 +102,11 @@ func buildEscalationAdvisor(n ast.Node, _ *config.Config) (Strategy, Common, err
 }
 
 // The advisor itself runs when a gate escalates (Advise); its hook is the
-// next prompt, where Claude gets the answer.
-func (s *escalationAdvisor) Hooks() []Hook { return []Hook{{Event: hookio.UserPromptSubmit}} }
+// next prompt, where Claude gets the answer and the escalation ends, and
+// SessionEnd, which ends it too.
+func (s *escalationAdvisor) Hooks() []Hook {
+	return []Hook{{Event: hookio.UserPromptSubmit}, {Event: hookio.SessionEnd}}
+}
 
 // eaState is escalation-advisor's namespace.
 type eaState struct {
@@ -114,7 +118,18 @@ type eaState struct {
 }
 
 // Evaluate hands Claude, with the next prompt, the advice it has not seen.
+// The user's prompt (not a background agent's notification) ends the
+// escalation, as it closes an escalated feedback loop, and so does the end
+// of the session: escalation-context.json is removed then.
 func (s *escalationAdvisor) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, error) {
+	if in.Name == hookio.SessionEnd || !strings.HasPrefix(strings.TrimSpace(in.Event.Prompt), "<task-notification>") {
+		if err := removeEscalationContext(in); err != nil {
+			return nil, err
+		}
+	}
+	if in.Name == hookio.SessionEnd {
+		return nil, nil
+	}
 	var st eaState
 	var advice string
 	err := updateNS(ctx, in, NameEscalationAdvisor, &st, func() bool {
@@ -125,6 +140,19 @@ func (s *escalationAdvisor) Evaluate(ctx context.Context, in *gate.Input) ([]gat
 		return nil, err
 	}
 	return []gate.Verdict{{Context: "<escalation-advice>\nAn external advisor analysed the last escalation:\n" + advice + "\n</escalation-advice>"}}, nil
+}
+
+// removeEscalationContext removes the session's escalation-context.json,
+// if any: the escalation it describes is over.
+func removeEscalationContext(in *gate.Input) error {
+	dir, err := in.Layout.SessionDir(in.Event.SessionID)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(dir, EscalationContextFile)); err != nil && !isNotExist(err) {
+		return fmt.Errorf("escalation context: %w", err)
+	}
+	return nil
 }
 
 // EscalationContext is what the advisor commands read.

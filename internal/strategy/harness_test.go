@@ -2,6 +2,7 @@ package strategy_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -210,5 +211,43 @@ func TestHarnessCommandStrategy(t *testing.T) {
 	}
 	if strings.Join(got, "|") != "PreToolUse deny exit-2 enforced" {
 		t.Fatalf("decisions = %q", got)
+	}
+}
+
+// TestHarnessPermissionPolicy: Claude Code follows permission-policy's
+// answers to PermissionRequest: an allowed Bash call runs without a
+// dialog, a denied one does not and the model reads why, and a call no rule
+// matches is left to Claude Code (-p mode denies it).
+func TestHarnessPermissionPolicy(t *testing.T) {
+	out := runScenario(t, "permission-policy")
+	var answers []string
+	for _, r := range results(t, out) {
+		if r.Event == "PermissionRequest" {
+			hso, _ := r.Answer["hookSpecificOutput"].(map[string]any)
+			d, _ := hso["decision"].(map[string]any)
+			answers = append(answers, fmt.Sprint(d["behavior"]))
+		}
+	}
+	if strings.Join(answers, ",") != "allow,deny,<nil>" {
+		t.Fatalf("PermissionRequest answers = %q", answers)
+	}
+	seen := false
+	for _, r := range jsonLines(t, filepath.Join(out, "requests.jsonl")) {
+		body, _ := json.Marshal(r["body"])
+		if strings.Contains(string(body), "spcstr permission-policy denied Bash: rm -f from-policy.txt (deny rule 0). Keep the files.") {
+			seen = true
+		}
+	}
+	if !seen {
+		t.Error("the deny message never reached the model")
+	}
+	var got []string
+	for _, rec := range decisions(t, out) {
+		if rec.Source == "strategy:permission-policy" {
+			got = append(got, rec.Decision+" "+rec.Reason)
+		}
+	}
+	if strings.Join(got, "|") != "allow allow:0|deny deny:0" {
+		t.Fatalf("permission-policy decisions = %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package strategy
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -89,8 +90,19 @@ func (s *notify) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, er
 	if len(m.Message) > maxNotifyMessage {
 		m.Message = strings.ToValidUTF8(m.Message[:maxNotifyMessage], "")
 	}
+	sw, err := ReadNotifySwitch(in.Layout)
+	if !sw.Enabled { // `spcstr notify off`: recorded, nothing rung or run
+		return []gate.Verdict{{Decision: gate.Allow, Reason: "muted:" + m.Status}}, nil
+	}
+	return s.deliver(in, m, err)
+}
+
+// deliver rings the bell and starts the command for m; readErr is an
+// unreadable notify switch (notifications stay on), reported with the
+// verdict.
+func (s *notify) deliver(in *gate.Input, m NotifyMessage, readErr error) ([]gate.Verdict, error) {
 	var how []string
-	var failed error
+	failed := readErr
 	if in.Replay { // a dry-run replay: say what would ring and run
 		if s.o.Bell {
 			how = append(how, "bell")
@@ -105,7 +117,7 @@ func (s *notify) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, er
 	}
 	if s.o.Command != "" && !in.Replay {
 		if err := startDetached(s.o.Command, m, in.Layout.Root); err != nil {
-			failed = fmt.Errorf("notify command: %w", err)
+			failed = errors.Join(failed, fmt.Errorf("notify command: %w", err))
 		} else {
 			how = append(how, "command")
 		}

@@ -76,6 +76,9 @@ func (s *outputLocation) Hooks() []Hook {
 			Hook{Event: hookio.PostToolUse, Tool: "Agent"}, Hook{Event: hookio.PostToolUse, Tool: "Task"},
 			Hook{Event: hookio.PreToolUse, Tool: "Agent"}, Hook{Event: hookio.PreToolUse, Tool: "Task"},
 			Hook{Event: hookio.SubagentStart})
+		for _, t := range editTools {
+			hooks = append(hooks, Hook{Event: hookio.PostToolUse, Tool: t})
+		}
 	}
 	return hooks
 }
@@ -85,6 +88,9 @@ func (s *outputLocation) Evaluate(ctx context.Context, in *gate.Input) ([]gate.V
 	case hookio.PreToolUse, hookio.SubagentStart:
 		return nil, s.recordBefore(ctx, in)
 	case hookio.PostToolUse:
+		if slices.Contains(editTools, in.Event.ToolName) {
+			return nil, s.recordWrite(ctx, in)
+		}
 		return s.layer1(in), nil
 	case hookio.SubagentStop, hookio.Stop:
 		return s.check(ctx, in)
@@ -188,7 +194,7 @@ func (s *outputLocation) check(ctx context.Context, in *gate.Input) ([]gate.Verd
 			}
 		}
 		if len(invalid) > 0 {
-			plan, err := s.revertPlan(ctx, in, agent, invalid, untracked)
+			plan, err := s.revertPlan(ctx, in, agent, wrong, untracked)
 			if err != nil {
 				return nil, err
 			}

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/goccy/go-yaml"
-
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
@@ -140,16 +138,10 @@ func (s *precompactContext) currentPhase(root string) (rel, phase string) {
 	if newest == "" {
 		return "", ""
 	}
-	data, err := readRegular(newest, maxManifestBytes)
-	if err != nil {
-		return "", ""
-	}
-	var doc struct {
-		CurrentPhase any `yaml:"current_phase"`
-	}
-	if yaml.Unmarshal(data, &doc) != nil || doc.CurrentPhase == nil {
+	phase = manifestPhase(newest)
+	if phase == "" {
 		return "", ""
 	}
 	r, _ := filepath.Rel(root, newest)
-	return filepath.ToSlash(r), clipText(plain(fmt.Sprint(doc.CurrentPhase)), 120)
+	return filepath.ToSlash(r), phase
 }

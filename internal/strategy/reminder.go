@@ -8,7 +8,6 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
-	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/requirements"
@@ -16,18 +15,44 @@ import (
 
 type sessionReminderOptions struct {
 	Common `yaml:",inline"`
-	// Text is the static reminder.
-	Text string `yaml:"text"`
+	// Text is the static reminder; unset, the hooks architecture's skills
+	// reminder (DefaultReminder); "" turns the static part off.
+	Text *string `yaml:"text"`
 	// File holds the static reminder instead (relative to the project
 	// root, read at each prompt, at most MaxReminderBytes).
 	File string `yaml:"file"`
-	// Dynamic adds the active feedback loop's iteration and the unmet
-	// requirements when there are any (default true).
+	// Dynamic adds the unmet requirements when there are any (default
+	// true). The active feedback loop's line comes from the loop itself.
 	Dynamic *bool `yaml:"dynamic"`
+	// SessionStart injects a using-skills context at every SessionStart
+	// (startup, resume, clear, compact), as the hooks architecture's
+	// session-start hook does: the content of SessionStartFile, else the
+	// static reminder.
+	SessionStart bool `yaml:"session_start"`
+	// SessionStartFile is the using-skills document (relative to the
+	// project root, at most MaxUsingSkillsBytes; default
+	// .claude/skills/using-skills/SKILL.md).
+	SessionStartFile string `yaml:"session_start_file"`
 }
 
 // MaxReminderBytes bounds the reminder file: a reminder is short by design.
 const MaxReminderBytes = 8 << 10
+
+// MaxUsingSkillsBytes bounds the using-skills document injected at
+// SessionStart.
+const MaxUsingSkillsBytes = 32 << 10
+
+// DefaultUsingSkillsFile is session_start_file's default.
+const DefaultUsingSkillsFile = ".claude/skills/using-skills/SKILL.md"
+
+// DefaultReminder is the hooks architecture's skills-usage reminder, the
+// static text when `text` and `file` are unset.
+const DefaultReminder = "- **Core skills** (in `.claude/skills/`): Invoke via Skill tool\n" +
+	"- **Gateway Skills** (in `.claude/skills/`): Invoke via Skill tool\n\n" +
+	"**ALWAYS read your gateway skills to locate task relevant skills.**\n\n" +
+	"After invoking the gateway, use its routing tables to find and Read library skills:\n" +
+	"- **Library skills** (in `.claude/skill-library/`): Load via Read tool\n\n" +
+	"**Invoke relevant skills BEFORE any response or action.**"
 
 // sessionReminder reminds, and does not lecture: a short static text with
 // every prompt the user types, plus the state Claude should keep in mind
@@ -39,7 +64,7 @@ func buildSessionReminder(n ast.Node, _ *config.Config) (Strategy, Common, error
 	if err := decodeStrict(n, &o); err != nil {
 		return nil, o.Common, err
 	}
-	if o.Text != "" && o.File != "" {
+	if o.Text != nil && o.File != "" {
 		return nil, o.Common, at(n, "file", fmt.Errorf("text and file: set one of them"))
 	}
 	if o.File != "" {
@@ -47,32 +72,59 @@ func buildSessionReminder(n ast.Node, _ *config.Config) (Strategy, Common, error
 			return nil, o.Common, at(n, "file", fmt.Errorf("file %q: want a file inside the project", o.File))
 		}
 	}
+	if o.SessionStartFile != "" {
+		if _, ok := inside("/", o.SessionStartFile); !ok {
+			return nil, o.Common, at(n, "session_start_file", fmt.Errorf("session_start_file %q: want a file inside the project", o.SessionStartFile))
+		}
+	} else {
+		o.SessionStartFile = DefaultUsingSkillsFile
+	}
 	return &sessionReminder{o: o}, o.Common, nil
 }
 
-func (s *sessionReminder) Hooks() []Hook { return []Hook{{Event: hookio.UserPromptSubmit}} }
-
-func (s *sessionReminder) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, error) {
-	if strings.HasPrefix(strings.TrimSpace(in.Event.Prompt), "<task-notification>") {
-		return nil, nil // a background agent's result, not the user
+func (s *sessionReminder) Hooks() []Hook {
+	hooks := []Hook{{Event: hookio.UserPromptSubmit}}
+	if s.o.SessionStart {
+		hooks = append(hooks, Hook{Event: hookio.SessionStart})
 	}
-	var parts []string
-	static := strings.TrimSpace(s.o.Text)
+	return hooks
+}
+
+// static returns the static reminder: the file's, the text, or the
+// default.
+func (s *sessionReminder) static(in *gate.Input) (string, error) {
 	if s.o.File != "" {
 		p, _ := inside(in.Layout.Root, s.o.File)
 		data, err := readRegular(p, MaxReminderBytes)
 		if err != nil {
-			return nil, fmt.Errorf("session-reminder file: %w", err)
+			return "", fmt.Errorf("session-reminder file: %w", err)
 		}
-		static = strings.TrimSpace(plain(string(data)))
+		return strings.TrimSpace(plain(string(data))), nil
+	}
+	if s.o.Text != nil {
+		return strings.TrimSpace(*s.o.Text), nil
+	}
+	return DefaultReminder, nil
+}
+
+func (s *sessionReminder) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, error) {
+	if in.Name == hookio.SessionStart {
+		return s.sessionStart(in)
+	}
+	if strings.HasPrefix(strings.TrimSpace(in.Event.Prompt), "<task-notification>") {
+		return nil, nil // a background agent's result, not the user
+	}
+	var parts []string
+	static, err := s.static(in)
+	if err != nil {
+		return nil, err
 	}
 	if static != "" {
 		parts = append(parts, "<session-reminder>\n"+static+"\n</session-reminder>")
 	}
+	// The active feedback loop is not repeated here: the loop injects its
+	// own <active-feedback-loop> line with every prompt, once.
 	if on(s.o.Dynamic) {
-		if line := loopLine(in); line != "" {
-			parts = append(parts, "<active-feedback-loop>"+line+"</active-feedback-loop>")
-		}
 		if unmet := unmetRequirements(in); len(unmet) > 0 {
 			parts = append(parts, "<unmet-requirements>"+strings.Join(unmet, ", ")+"</unmet-requirements>")
 		}
@@ -83,24 +135,25 @@ func (s *sessionReminder) Evaluate(_ context.Context, in *gate.Input) ([]gate.Ve
 	return []gate.Verdict{{Context: strings.Join(parts, "\n")}}, nil
 }
 
-// loopLine is the active feedback loop in one line ("Iteration: 2/5;
-// next: backend review"), or "" when no loop is enforcing.
-func loopLine(in *gate.Input) string {
-	st, err := feedback.Load(in.Layout, in.Event.SessionID)
-	if err != nil || st == nil || st.State != feedback.StateActive {
-		return ""
-	}
-	line := fmt.Sprintf("Iteration: %d/%d", max(st.Iteration, 1), st.MaxIterations)
-	var next []string
-	for _, d := range st.Domains {
-		if d.Next != "" {
-			next = append(next, d.Name+" "+strings.ReplaceAll(d.Next, "_", " "))
+// sessionStart injects the using-skills context: the using-skills
+// document when the project has one, else the static reminder.
+func (s *sessionReminder) sessionStart(in *gate.Input) ([]gate.Verdict, error) {
+	p, _ := inside(in.Layout.Root, s.o.SessionStartFile)
+	data, err := readRegular(p, MaxUsingSkillsBytes)
+	text := strings.TrimSpace(plain(string(data)))
+	switch {
+	case err == nil:
+	case isNotExist(err):
+		if text, err = s.static(in); err != nil {
+			return nil, err
 		}
+	default:
+		return nil, fmt.Errorf("session-reminder session_start_file: %w", err)
 	}
-	if len(next) > 0 {
-		line += "; next: " + strings.Join(next, ", ")
+	if text == "" {
+		return nil, nil
 	}
-	return line
+	return []gate.Verdict{{Reason: "using-skills", Context: "<using-skills>\n" + text + "\n</using-skills>"}}, nil
 }
 
 // unmetRequirements lists the enabled requirements that a tool call of

@@ -149,10 +149,11 @@ func TestSessionReminder(t *testing.T) {
 	if got := prompt("<task-notification>done</task-notification>"); got != "" {
 		t.Fatalf("task notification = %q", got)
 	}
-	// The dynamic part appears only while a loop is active.
+	// An active loop is the loop's own to say (once per prompt, source
+	// feedback): the reminder does not repeat it.
 	fp, _ := p.layout.FeedbackPath("s1")
 	p.write(strings.TrimPrefix(fp, p.layout.Root+"/"), `{"version":1,"active":true,"iteration":2,"modified_domains":["backend"],"domain_phases":{"backend":{"review":{"status":"PASS"},"test_planning":{"status":"NOT_RUN"},"testing":{"status":"NOT_RUN"}}}}`)
-	if got := prompt("next"); !strings.Contains(got, "<active-feedback-loop>Iteration: 2/5; next: backend test planning</active-feedback-loop>") {
+	if got := prompt("next"); strings.Contains(got, "active-feedback-loop") {
 		t.Fatalf("dynamic = %q", got)
 	}
 	// Unmet requirements that Stop would block on.
@@ -164,6 +165,37 @@ func TestSessionReminder(t *testing.T) {
 	gs = p.gates("strategies:\n  session-reminder:\n    text: hi\n    dynamic: false\n")
 	if got := prompt("x"); got != "<session-reminder>\nhi\n</session-reminder>" {
 		t.Fatalf("dynamic off = %q", got)
+	}
+	// Without text or file: the hooks architecture's skills reminder; an
+	// empty text turns the static part off.
+	gs = p.gates("strategies:\n  session-reminder: {}\n")
+	if got := prompt("x"); got != "<session-reminder>\n"+DefaultReminder+"\n</session-reminder>" {
+		t.Fatalf("default = %q", got)
+	}
+	gs = p.gates("strategies:\n  session-reminder:\n    text: \"\"\n")
+	if got := prompt("x"); got != "" {
+		t.Fatalf("text off = %q", got)
+	}
+	// SessionStart: nothing unless asked; then the using-skills document,
+	// else the static reminder.
+	start := func() string {
+		vs := run(t, gs, p.input(hookio.SessionStart, map[string]any{"source": "startup"}))
+		if len(vs) == 0 {
+			return ""
+		}
+		return vs[0].Context
+	}
+	gs = p.gates("strategies:\n  session-reminder: {}\n")
+	if got := start(); got != "" {
+		t.Fatalf("session start without the option = %q", got)
+	}
+	gs = p.gates("strategies:\n  session-reminder:\n    text: hi\n    session_start: true\n")
+	if got := start(); got != "<using-skills>\nhi\n</using-skills>" {
+		t.Fatalf("session start fallback = %q", got)
+	}
+	p.write(DefaultUsingSkillsFile, "# Using skills\x1b]0;t\x07\nCheck for a skill first.\n")
+	if got := start(); got != "<using-skills>\n# Using skills\nCheck for a skill first.\n</using-skills>" {
+		t.Fatalf("session start = %q", got)
 	}
 }
 

@@ -1,7 +1,7 @@
 // Package strategy owns the built-in strategies (docs/feedback-and-strategies.md):
 // token-budget, clean-state, long-running, output-location, agent-first,
 // quality-gate, iteration-limit, escalation-advisor, session-reminder,
-// notify and precompact-context; their `strategies:` section of .spcstr/config.yaml
+// notify, precompact-context and permission-policy; their `strategies:` section of .spcstr/config.yaml
 // (options, fail_mode, dry_run, hooks), the hooks each declares, and the
 // gates through which the recorder runs them. Several strategies that
 // block at the same hook are no conflict: internal/gate merges their
@@ -86,6 +86,7 @@ func builtins() []builtin {
 		{NameSessionReminder, "a short reminder with every prompt, plus the loop and requirements when relevant", FailOpen, buildSessionReminder},
 		{NameNotify, "rings the bell or runs a command when the session needs input or finished", FailOpen, buildNotify},
 		{NamePrecompactContext, "gives the workflow state back after a compaction", FailOpen, buildPrecompactContext},
+		{NamePermissionPolicy, "allows or denies permission requests by tool, path and command (dry-run until dry_run: false)", FailOpen, buildPermissionPolicy},
 	}
 }
 

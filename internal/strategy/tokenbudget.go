@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -86,8 +85,9 @@ type tokenBudgetOptions struct {
 	// (the feedback loop's compaction gate). Off when unset.
 	DenyAgentsAbove Threshold `yaml:"deny_agents_above"`
 	// DenyAgentsRequires limits the denial to when one of these files
-	// exists (globs relative to the project root), e.g. an orchestration's
-	// MANIFEST.yaml: ad-hoc agent work is not affected.
+	// (globs relative to the project root) is an orchestration manifest
+	// with a current_phase, e.g. .claude/.output/*/MANIFEST.yaml: ad-hoc
+	// agent work, and a manifest without a current phase, are not affected.
 	DenyAgentsRequires []string `yaml:"deny_agents_requires"`
 }
 
@@ -225,7 +225,7 @@ func (s *tokenBudget) gateSpawn(in *gate.Input, t state.Tokens) ([]gate.Verdict,
 	if t.ContextUsed < limit {
 		return nil, nil
 	}
-	if len(s.o.DenyAgentsRequires) > 0 && !anyExists(in.Layout.Root, s.o.DenyAgentsRequires) {
+	if len(s.o.DenyAgentsRequires) > 0 && !orchestrationActive(in.Layout.Root, s.o.DenyAgentsRequires) {
 		return nil, nil
 	}
 	pct := t.ContextPercent()
@@ -236,15 +236,6 @@ func (s *tokenBudget) gateSpawn(in *gate.Input, t state.Tokens) ([]gate.Verdict,
 			pct, thousands(t.ContextUsed), thousands(t.ContextWindow), thousands(limit)),
 		SystemMessage: fmt.Sprintf("spcstr token-budget: agent spawn denied, context at %.0f%%. Run /compact to continue.", pct),
 	}}, nil
-}
-
-func anyExists(root string, globs []string) bool {
-	for _, g := range globs {
-		if m, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(g))); len(m) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // thousands formats n with thousands separators.

@@ -57,6 +57,8 @@ type View struct {
 	Escalated string
 	// Err is a load error (a damaged feedback-loop.json).
 	Err string
+	// Unrouted are code files the session changed that no rule routes.
+	Unrouted []string
 }
 
 // Request names what to load.
@@ -71,7 +73,7 @@ const (
 	NotConfigured = "No feedback loop: it is off (enable it with feedback.enabled in .spcstr/config.yaml)."
 	// NotStarted: the loop is on, but the session has not changed code
 	// it tracks (the reason goes on to say what the session changed).
-	NotStarted = "No feedback loop in this session yet: the loop is on, and starts at the session's first edit of code a rule routes to a domain (by default Go and Python: backend; TSX/JSX: frontend; .claude/tools/: tool)."
+	NotStarted = "No feedback loop in this session yet: the loop is on, and starts at the session's first edit of code a rule routes to a domain (by default .claude/tools/: tool; VQL, Nuclei templates, capabilities/: capability; Go, Python and other server languages: backend; TypeScript/JavaScript: frontend)."
 )
 
 // noLoop says why a session has no loop: the loop is off, the config
@@ -111,9 +113,10 @@ func noLoop(root, id string) View {
 	switch {
 	case len(routed) > 0:
 		return View{Reason: NotStarted + " This session changed " + fileList(routed) +
-			", which a rule routes, yet no loop started: the edits came before the loop was enabled, or from the loop's own reviewers, test leads and testers."}
+			", which a rule routes, yet no loop started: the edits came before the loop was enabled, or from the loop's own reviewers, test leads and testers.",
+			Unrouted: fc.UnroutedFiles(other)}
 	case len(other) > 0:
-		return View{Reason: NotStarted + " This session changed " + fileList(other) + ", which no rule routes."}
+		return View{Reason: NotStarted + " This session changed " + fileList(other) + ", which no rule routes.", Unrouted: fc.UnroutedFiles(other)}
 	}
 	return View{Reason: NotStarted + " This session has changed no file."}
 }
@@ -160,7 +163,23 @@ func Load(_ context.Context, req Request) View {
 		}
 		v.Domains = append(v.Domains, row)
 	}
+	v.Unrouted = unrouted(req.Root, req.SessionID)
 	return v
+}
+
+// unrouted lists the code files the session changed that no rule routes.
+func unrouted(root, id string) []string {
+	l := state.Layout{Root: root}
+	cfg, err := config.Load(l.ConfigPath())
+	if err != nil {
+		return nil
+	}
+	fc, err := fb.LoadConfig(cfg)
+	s, err2 := l.Load(id)
+	if err != nil || err2 != nil {
+		return nil
+	}
+	return fc.UnroutedFiles(append(append([]string{}, s.Files.New...), s.Files.Edited...))
 }
 
 // phaseStatus maps the loop's phase status onto the pane's.
@@ -316,6 +335,11 @@ func (m *Model) render() {
 			}
 		}
 	}
+	if len(m.view.Unrouted) > 0 {
+		for _, l := range text.Wrap("code no rule routes (not reviewed or tested): "+fileList(m.view.Unrouted), w-1) {
+			add(" " + st.Warn.Render(l))
+		}
+	}
 	m.lines = out
 	m.offset = min(m.offset, max(len(out)-m.height, 0))
 }
@@ -338,5 +362,10 @@ func (v View) sanitized() View {
 		ds[i] = d
 	}
 	v.Domains = ds
+	un := make([]string, len(v.Unrouted))
+	for i, f := range v.Unrouted {
+		un[i] = c(f)
+	}
+	v.Unrouted = un
 	return v
 }

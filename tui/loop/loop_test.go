@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -61,5 +62,47 @@ func TestNoLoopSaysWhy(t *testing.T) {
 		if v.Configured || !strings.HasPrefix(v.Reason, tt.want) {
 			t.Errorf("config %q: reason %q, want %q", tt.config, v.Reason, tt.want)
 		}
+	}
+}
+
+// Code the session changed that no rule routes is named in the pane,
+// whether or not a loop runs: the user learns their language is not
+// covered. Markdown and routed code are not named.
+func TestUnroutedCodeNamed(t *testing.T) {
+	root := t.TempDir()
+	l := state.Layout{Root: root}
+	if err := os.MkdirAll(l.Dir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(l.ConfigPath(), []byte("feedback:\n  enabled: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(files ...string) {
+		_, err := l.Update(context.Background(), "s1", time.Now(), state.UpdateOptions{}, func(s *state.Session, _ bool) error {
+			s.Files.Edited = append(s.Files.Edited, files...)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit("app/View.swift", "README.md", "src/a.ts")
+	m := New(theme.New(true, true))
+	m.SetSize(60, 20)
+	m.SetView(Load(context.Background(), Request{Root: root, SessionID: "s1"}))
+	got := ansi.Strip(m.View())
+	if !strings.Contains(got, "code no rule routes") || !strings.Contains(got, "View.swift") {
+		t.Fatalf("no loop yet, unrouted code not named:\n%s", got)
+	}
+	// A loop runs (frontend, for src/a.ts): the line stays.
+	p, _ := l.FeedbackPath("s1")
+	if err := os.WriteFile(p, []byte(`{"version":1,"active":true,"iteration":1,"modified_domains":["frontend"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.SetView(Load(context.Background(), Request{Root: root, SessionID: "s1"}))
+	got = strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+	if !strings.Contains(got, "frontend") || !strings.Contains(got, "code no rule routes (not reviewed or tested): 1 file (app/View.swift)") ||
+		strings.Contains(got, "a.ts") {
+		t.Fatalf("loop running:\n%s", got)
 	}
 }
