@@ -14,6 +14,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
+	"github.com/dylan-gluck/spcstr/internal/yamlsafe"
 )
 
 // Config is the `feedback:` section of .spcstr/config.yaml.
@@ -331,7 +332,7 @@ func LoadLimits(path string) (Limits, error) {
 	var doc struct {
 		InterPhase Limits `yaml:"inter_phase"`
 	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := yamlsafe.Unmarshal(data, &doc); err != nil {
 		return l, fmt.Errorf("parse %s: %w", path, err)
 	}
 	in := doc.InterPhase

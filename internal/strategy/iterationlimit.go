@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/goccy/go-yaml"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/yamlsafe"
 )
 
 type iterationLimitOptions struct {
@@ -93,7 +93,7 @@ func (s *iterationLimit) maxIterations(root string) (int, error) {
 			MaxIterations int `yaml:"max_iterations"`
 		} `yaml:"intra_task"`
 	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := yamlsafe.Unmarshal(data, &doc); err != nil {
 		return 0, fmt.Errorf("%s: %w", s.limitsFile, err)
 	}
 	if doc.IntraTask.MaxIterations > 0 {

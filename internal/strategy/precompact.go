@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/goccy/go-yaml"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/yamlsafe"
 )
 
 type precompactOptions struct {
@@ -147,7 +147,7 @@ func (s *precompactContext) currentPhase(root string) (rel, phase string) {
 	var doc struct {
 		CurrentPhase any `yaml:"current_phase"`
 	}
-	if yaml.Unmarshal(data, &doc) != nil || doc.CurrentPhase == nil {
+	if yamlsafe.Unmarshal(data, &doc) != nil || doc.CurrentPhase == nil {
 		return "", ""
 	}
 	r, _ := filepath.Rel(root, newest)
