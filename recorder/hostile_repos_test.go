@@ -141,7 +141,7 @@ func TestHostileRepositories(t *testing.T) {
 		{
 			name: "1b alias bomb as a manifest's current_phase",
 			files: map[string]string{
-				".spcstr/config.yaml":              "strategies:\n  precompact-context: {}\n",
+				".spcstr/config.yaml":             "strategies:\n  precompact-context: {}\n",
 				".claude/.output/x/MANIFEST.yaml": aliasBomb("") + "current_phase: *a9\n",
 			},
 			payloads: []string{start, ev("PreCompact", id, `"trigger":"auto"`)},
@@ -244,4 +244,3 @@ func TestHostileRepositories(t *testing.T) {
 		})
 	}
 }
-
