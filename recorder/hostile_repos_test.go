@@ -120,6 +120,7 @@ func TestHostileRepositories(t *testing.T) {
 	tests := []struct {
 		name     string
 		files    map[string]string // relative path: content
+		links    map[string]string // relative path: symlink target
 		payloads []string
 		args     [][]string // other commands run under the limit
 		check    func(t *testing.T, p *project, results []hookResult)
@@ -160,6 +161,48 @@ func TestHostileRepositories(t *testing.T) {
 			},
 			payloads: []string{start, read, ev("Stop", id, "")},
 			args:     [][]string{{"req", "list"}, {"req", "status"}},
+		},
+		{
+			name: "3 progress_file ../secret/id_rsa",
+			files: map[string]string{
+				".spcstr/config.yaml": "strategies:\n  long-running:\n    progress_file: ../secret/id_rsa\n    feature_list: features.json\n    hooks: [SessionStart]\n",
+				"features.json":       `[{"description":"d","passes":false}]`,
+				"../secret/id_rsa":    "SECRET-KEY-MATERIAL\n",
+			},
+			payloads: []string{start},
+			check:    noSecret,
+		},
+		{
+			name: "3 committed symlinks to outside files",
+			files: map[string]string{
+				".spcstr/config.yaml": "strategies:\n  long-running:\n    hooks: [SessionStart]\n",
+				"../secret/id_rsa":    "SECRET-KEY-MATERIAL\n",
+				"../secret/list.json": `[{"description":"SECRET-KEY-MATERIAL","passes":false}]`,
+			},
+			links: map[string]string{
+				"claude-progress.txt": "../secret/id_rsa",
+				"feature_list.json":   "../secret/list.json",
+			},
+			payloads: []string{start},
+			check:    noSecret,
+		},
+		{
+			name: "4 a .git file naming a committed folder with a symlink out",
+			files: map[string]string{
+				".git":                      "gitdir: .fakegit\n",
+				".fakegit/HEAD":             "ref: refs/heads/settings\n",
+				"../elsewhere/keep":         "x",
+				".spcstr/config.yaml":       "dry_run: false\n",
+				".claude/requirements.yaml": "requirements:\n  commit_plan:\n    enabled: true\n    scope: session\n",
+			},
+			links:    map[string]string{".fakegit/requirements": "../../elsewhere"},
+			payloads: []string{start, ev("PreToolUse", id, `"tool_name":"Edit","tool_use_id":"e1","tool_input":{"file_path":"a.go"}`), ev("SessionEnd", id, `"reason":"exit"`)},
+			args:     [][]string{{"req", "satisfy", "--session", id, "commit_plan"}},
+			check: func(t *testing.T, p *project, _ []hookResult) {
+				if got := tree(t, filepath.Join(filepath.Dir(p.root), "elsewhere")); strings.Join(got, " ") != "./ keep" {
+					t.Errorf("written through the symlink: %v", got)
+				}
+			},
 		},
 		{
 			name:     "5 a Write over 64 KiB keeps file_path, and rebuild agrees",
@@ -226,6 +269,11 @@ func TestHostileRepositories(t *testing.T) {
 			for name, content := range tt.files {
 				write(t, filepath.Join(p.root, name), content)
 			}
+			for name, target := range tt.links {
+				if err := os.Symlink(target, filepath.Join(p.root, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
 			var results []hookResult
 			for i, pl := range tt.payloads {
 				res := underLimit(t, p, []byte(pl), "hook")
@@ -242,5 +290,19 @@ func TestHostileRepositories(t *testing.T) {
 				tt.check(t, p, results)
 			}
 		})
+	}
+}
+
+// noSecret fails t when anything a hook printed (context for the model)
+// quotes the file outside the project.
+func noSecret(t *testing.T, _ *project, results []hookResult) {
+	t.Helper()
+	if !strings.Contains(results[0].stdout, "spcstr refused") {
+		t.Errorf("refusal not reported: %.300s", results[0].stdout)
+	}
+	for i, r := range results {
+		if strings.Contains(r.stdout, "SECRET-KEY-MATERIAL") {
+			t.Errorf("hook %d gave the model an outside file: %.300s", i, r.stdout)
+		}
 	}
 }

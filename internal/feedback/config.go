@@ -320,9 +320,13 @@ func DefaultLimits() Limits {
 // gives the defaults and an error. Other sections (intra_task,
 // orchestrator) belong to other tools and are ignored; a limit left out or
 // set to 0 keeps its default.
-func LoadLimits(path string) (Limits, error) {
+//
+// The file is named by the configuration: rel must lead to a regular file
+// inside the project root (no "..", no symlink out).
+func LoadLimits(root, rel string) (Limits, error) {
 	l := DefaultLimits()
-	data, err := safefs.ReadFile(path, safefs.MaxConfigBytes)
+	path := filepath.Join(root, filepath.FromSlash(rel))
+	data, err := safefs.ReadFileInProject(root, rel, safefs.MaxConfigBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return l, nil

@@ -50,6 +50,9 @@ func emptyMetrics(key, root, branch string, now int64) Metrics {
 // either way.
 func (l Location) UpdateMetrics(ctx context.Context, key string, now time.Time, fn func(m Metrics) bool) error {
 	var m Metrics
+	if err := l.checkDir(); err != nil {
+		return err
+	}
 	err := jsonfile.Update(ctx, l.MetricsPath(key), &m, func(fresh bool, _ error) (bool, error) {
 		if fresh || m == nil || m["version"] != MetricsVersion {
 			m = emptyMetrics(key, l.Root, l.Branch, now.Unix())

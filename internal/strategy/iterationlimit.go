@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"strings"
 
-
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
@@ -80,8 +79,7 @@ func (s *iterationLimit) maxIterations(root string) (int, error) {
 	if s.o.MaxIterations > 0 {
 		return s.o.MaxIterations, nil
 	}
-	p, _ := inside(root, s.limitsFile)
-	data, err := readRegular(p, 1<<20)
+	data, err := readInProject(root, s.limitsFile, 1<<20)
 	if errors.Is(err, fs.ErrNotExist) {
 		return DefaultMaxIterations, nil
 	}

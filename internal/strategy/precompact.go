@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
@@ -140,7 +139,7 @@ func (s *precompactContext) currentPhase(root string) (rel, phase string) {
 	if newest == "" {
 		return "", ""
 	}
-	data, err := readRegular(newest, maxManifestBytes)
+	data, err := readInProject(root, newest, maxManifestBytes)
 	if err != nil {
 		return "", ""
 	}

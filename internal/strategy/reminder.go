@@ -59,8 +59,7 @@ func (s *sessionReminder) Evaluate(_ context.Context, in *gate.Input) ([]gate.Ve
 	var parts []string
 	static := strings.TrimSpace(s.o.Text)
 	if s.o.File != "" {
-		p, _ := inside(in.Layout.Root, s.o.File)
-		data, err := readRegular(p, MaxReminderBytes)
+		data, err := readInProject(in.Layout.Root, s.o.File, MaxReminderBytes)
 		if err != nil {
 			return nil, fmt.Errorf("session-reminder file: %w", err)
 		}
