@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/satmath"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -119,7 +120,7 @@ type Estimate struct {
 func (t Table) Cost(tok state.Tokens, model string) Estimate {
 	by := tok.ByModel
 	if len(by) == 0 {
-		if tok.Input+tok.Output+tok.CacheRead+tok.CacheCreation == 0 {
+		if satmath.Sum(tok.Input, tok.Output, tok.CacheRead, tok.CacheCreation) == 0 {
 			return Estimate{}
 		}
 		by = map[string]state.ModelUsage{model: {Input: tok.Input, Output: tok.Output, CacheRead: tok.CacheRead, CacheCreation: tok.CacheCreation}}
@@ -128,7 +129,7 @@ func (t Table) Cost(tok state.Tokens, model string) Estimate {
 	used := false
 	for _, m := range slices.Sorted(maps.Keys(by)) {
 		u := by[m]
-		if u.Input+u.Output+u.CacheRead+u.CacheCreation == 0 {
+		if satmath.Sum(u.Input, u.Output, u.CacheRead, u.CacheCreation) == 0 {
 			continue
 		}
 		used = true
