@@ -306,3 +306,63 @@ func noSecret(t *testing.T, _ *project, results []hookResult) {
 		}
 	}
 }
+
+// TestDoctorFindsDamagedRecords: issue 23 rows 7 and 8 and the SIGKILL
+// storms' state one event behind its logs. Each used to leave doctor
+// saying nothing; it now names each, and doctor --fix mends each.
+func TestDoctorFindsDamagedRecords(t *testing.T) {
+	const id = "damaged-records"
+	tests := []struct {
+		name   string
+		damage func(t *testing.T, p *project, keep []byte)
+		says   string
+	}{
+		{"7 a torn line in observability.jsonl", func(t *testing.T, p *project, _ []byte) {
+			path, _ := p.layout().ObservabilityPath(id)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := bytes.IndexByte(data, '\n')
+			torn := append(append(append([]byte{}, data[:i+1]...), `{"ts":"2026-01-`+"\n"...), data[i+1:]...)
+			write(t, path, string(torn))
+		}, "torn lines"},
+		{"8 state.json behind its logs", func(t *testing.T, p *project, keep []byte) {
+			path, _ := p.layout().StatePath(id)
+			write(t, path, string(keep))
+		}, "events behind its logs"},
+		{"8 a damaged section in state.json", func(t *testing.T, p *project, _ []byte) {
+			path, _ := p.layout().StatePath(id)
+			data, _ := os.ReadFile(path)
+			write(t, path, strings.Replace(string(data), `"prompts":[{`, `"prompts":[{{`, 1))
+		}, "does not parse"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newProject(t)
+			healthy(t, "start", underLimit(t, p, []byte(ev("SessionStart", id, `"source":"startup"`)), "hook"))
+			healthy(t, "prompt", underLimit(t, p, []byte(ev("UserPromptSubmit", id, `"prompt":"hi"`)), "hook"))
+			statePath, _ := p.layout().StatePath(id)
+			keep, err := os.ReadFile(statePath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			healthy(t, "read", underLimit(t, p, []byte(ev("PreToolUse", id, `"tool_name":"Read","tool_use_id":"r1","tool_input":{"file_path":"a.go"}`)), "hook"))
+			before := p.state(id)
+			tt.damage(t, p, keep)
+			res := underLimit(t, p, nil, "doctor")
+			if !strings.Contains(res.stdout, tt.says) {
+				t.Fatalf("doctor did not say %q:\n%s", tt.says, res.stdout)
+			}
+			res = underLimit(t, p, nil, "doctor", "--fix")
+			fixed, report, _ := strings.Cut(res.stdout, "spcstr doctor:")
+			if !strings.Contains(fixed, "Fixed") || strings.Contains(report, tt.says) {
+				t.Errorf("doctor --fix:\n%s\n%s", res.stdout, res.stderr)
+			}
+			after := p.state(id)
+			if fmt.Sprint(after.EventCounts) != fmt.Sprint(before.EventCounts) {
+				t.Errorf("event counts after --fix %v, hooks wrote %v", after.EventCounts, before.EventCounts)
+			}
+		})
+	}
+}

@@ -87,6 +87,7 @@ func DefaultChecks() []Check {
 		{Name: "feedback", Run: checkFeedback},
 		{Name: "strategies", Run: checkStrategies},
 		{Name: "corrupt", Run: checkCorrupt},
+		{Name: "records", Run: checkRecords},
 		{Name: "gitignore", Run: checkGitignore},
 		{Name: "tempfiles", Run: checkTempFiles},
 		{Name: "otel", Run: checkOtel},
