@@ -35,7 +35,9 @@ const smallField = 512
 //     text, cut like a leaf;
 //   - once four times limit is written, fields over 512 bytes become a
 //     note of their size, and array elements past it are dropped (counted
-//     in a final note);
+//     in a final note); past eight times limit, every further member is
+//     dropped too (counted in a "…" member), so the output stays within
+//     about eight times limit whatever the payload's shape;
 //   - lone UTF-16 surrogates (\ud800) and invalid UTF-8 become U+FFFD.
 //
 // The returned map gives, for each field cut, its path (tool_input.content,
@@ -161,6 +163,10 @@ func (c *capper) leafCap() int {
 
 func (c *capper) spent() bool { return c.w.Size() > 4*c.limit }
 
+// full is set once eight times limit is written: every further member is
+// dropped (counted in one note per object), small or not.
+func (c *capper) full() bool { return c.w.Size() > 8*c.limit }
+
 func (c *capper) value(l *jlexer.Lexer, path string, depth int) {
 	if !l.Ok() {
 		return
@@ -214,9 +220,16 @@ func (c *capper) object(l *jlexer.Lexer, path string, depth int) {
 	l.Delim('{')
 	c.w.RawByte('{')
 	first := true
+	dropped, droppedBytes := 0, 0
 	for l.Ok() && !l.IsDelim('}') {
 		key := l.UnsafeFieldName(false)
 		l.WantColon()
+		if c.full() {
+			dropped++
+			droppedBytes += len(l.Raw())
+			l.WantComma()
+			continue
+		}
 		if !first {
 			c.w.RawByte(',')
 		}
@@ -241,6 +254,15 @@ func (c *capper) object(l *jlexer.Lexer, path string, depth int) {
 		l.WantComma()
 	}
 	l.Delim('}')
+	if dropped > 0 {
+		if !first {
+			c.w.RawByte(',')
+		}
+		c.mark(path+".…", droppedBytes)
+		c.w.String("…")
+		c.w.RawByte(':')
+		c.w.String("[" + strconv.Itoa(dropped) + " more members, " + strconv.Itoa(droppedBytes) + " bytes, cut by spcstr]")
+	}
 	c.w.RawByte('}')
 }
 
