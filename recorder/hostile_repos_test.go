@@ -3,6 +3,7 @@ package recorder
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -364,5 +365,40 @@ func TestDoctorFindsDamagedRecords(t *testing.T) {
 				t.Errorf("event counts after --fix %v, hooks wrote %v", after.EventCounts, before.EventCounts)
 			}
 		})
+	}
+}
+
+// Issue 23 row 7: a line torn off the end of observability.jsonl (a full
+// disk, a kill) used to end up in the middle of the file once the next
+// hook appended. The next hook now cuts it off under the log's lock and
+// keeps it in observability.jsonl.torn: every line of the log parses.
+func TestTornObservabilityTailCut(t *testing.T) {
+	const id = "torn-observability"
+	p := newProject(t)
+	healthy(t, "start", underLimit(t, p, []byte(ev("SessionStart", id, `"source":"startup"`)), "hook"))
+	path, _ := p.layout().ObservabilityPath(id)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"ts":"2026-01-15T12:0`); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	healthy(t, "read", underLimit(t, p, []byte(ev("PreToolUse", id, `"tool_name":"Read","tool_use_id":"r1","tool_input":{"file_path":"a.go"}`)), "hook"))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("line %d does not parse: %q", i+1, line)
+		}
+	}
+	if torn, err := os.ReadFile(path + ".torn"); err != nil || !strings.Contains(string(torn), `{"ts":"2026-01-15T12:0`) {
+		t.Errorf("torn line not kept aside: %q %v", torn, err)
+	}
+	if res := underLimit(t, p, nil, "doctor"); strings.Contains(res.stdout, "torn") {
+		t.Errorf("doctor still sees a torn line:\n%s", res.stdout)
 	}
 }

@@ -177,7 +177,7 @@ func DropTornLines(path string) (dropped int, err error) {
 	}
 	defer root.Close()
 	name := filepath.Base(path)
-	f, err := root.OpenFile(name+".torn", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := root.OpenFile(name+logs.TornSuffix, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return 0, err
 	}
