@@ -9,7 +9,7 @@ import (
 )
 
 func newDoctorCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, fix bool
 	c := &cobra.Command{
 		Use:   "doctor",
 		Short: "Say what is wrong with the installation and how to fix it",
@@ -35,10 +35,18 @@ Exit status: 0 when there is no problem (warning or error), 1 otherwise.
 				return err
 			}
 			humanOutput(cmd, asJSON)
+			if fix {
+				out := cmd.OutOrStdout()
+				if asJSON {
+					out = cmd.ErrOrStderr() // stdout is the JSON report
+				}
+				doctorFix(cmd, root, out)
+			}
 			return runDoctor(cmd, root, doctor.DefaultChecks(), asJSON)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	c.Flags().BoolVar(&fix, "fix", false, "first rebuild states that are damaged or behind their logs, and set torn observability lines aside")
 	return c
 }
 

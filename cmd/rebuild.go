@@ -28,6 +28,7 @@ Not rebuilt: gates' bookkeeping (the Stop-block count, one-time notices);
 the branch is the current one.`,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			humanOutput(cmd, false) // ids and config errors come from files
 			root, err := projectRoot()
 			if err != nil {
 				return err

@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"time"
@@ -60,95 +59,6 @@ func (e *Entry) Encode() ([]byte, error) {
 // WholePayload is the Truncated key of a payload cut as a whole: one that is
 // not a JSON object (a rejected payload) and is larger than the limit.
 const WholePayload = "*"
-
-// CapPayload returns raw as a single line of valid UTF-8 JSON in which every
-// top-level field whose encoded size exceeds limit is replaced by a JSON
-// string holding its first limit bytes (a string field's text, otherwise its
-// JSON text). The returned map gives the original size of each field cut.
-// A payload that is not an object is returned compacted, or as a JSON string
-// when it is not JSON at all; either is cut whole (key WholePayload) when
-// larger than limit. Invalid UTF-8 is replaced by U+FFFD, so that strict
-// readers can parse every log.
-func CapPayload(raw []byte, limit int) (json.RawMessage, map[string]int) {
-	raw = bytes.TrimSpace(raw)
-	if limit <= 0 {
-		limit = DefaultCap
-	}
-	size := len(raw)
-	if !utf8.Valid(raw) {
-		raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
-	}
-	var buf bytes.Buffer
-	switch {
-	case len(raw) <= limit:
-		// Compact checks the payload as it compacts it: one pass.
-		if json.Compact(&buf, raw) == nil {
-			return buf.Bytes(), nil
-		}
-	case raw[0] == '{' && json.Valid(raw):
-		return capMembers(raw, limit)
-	}
-	// Not JSON, or a large payload that is not an object: kept as text.
-	s := string(raw)
-	var truncated map[string]int
-	if len(s) > limit {
-		s = cut(s, limit)
-		truncated = map[string]int{WholePayload: size}
-	}
-	b, _ := json.Marshal(s)
-	return b, truncated
-}
-
-// capMembers cuts each member of the large JSON object raw whose encoding
-// is over limit (CapPayload).
-func capMembers(raw []byte, limit int) (json.RawMessage, map[string]int) {
-	var buf bytes.Buffer
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if _, err := dec.Token(); err != nil { // '{'
-		return raw, nil
-	}
-	var cutSizes map[string]int
-	buf.WriteByte('{')
-	first := true
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			break
-		}
-		key, _ := tok.(string)
-		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
-			break
-		}
-		if !first {
-			buf.WriteByte(',')
-		}
-		first = false
-		k, _ := json.Marshal(key)
-		buf.Write(k)
-		buf.WriteByte(':')
-		if len(val) > limit {
-			if cutSizes == nil {
-				cutSizes = map[string]int{}
-			}
-			cutSizes[key] = len(val)
-			text := string(val)
-			if len(val) > 0 && val[0] == '"' {
-				var s string
-				if json.Unmarshal(val, &s) == nil {
-					text = s
-				}
-			}
-			b, _ := json.Marshal(cut(text, limit))
-			buf.Write(b)
-			continue
-		}
-		_ = json.Compact(&buf, val)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), cutSizes
-}
 
 // cut shortens s to at most n bytes on a rune boundary and says how much
 // was left out.

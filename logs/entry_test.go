@@ -36,12 +36,43 @@ func TestCapPayload(t *testing.T) {
 					t.Errorf("other fields changed: %v", out)
 				}
 			}},
-		{name: "big object field becomes its cut JSON text", raw: `{"tool_response":` + bigObj + `}`,
-			truncated: map[string]int{"tool_response": len(bigObj)},
+		{name: "big object field keeps its structure, its big leaf cut", raw: `{"tool_response":` + bigObj + `}`,
+			truncated: map[string]int{"tool_response.stdout": 302},
 			check: func(t *testing.T, out map[string]any) {
-				s, ok := out["tool_response"].(string)
-				if !ok || !strings.HasPrefix(s, `{"stdout":"ooo`) {
+				m, ok := out["tool_response"].(map[string]any)
+				if !ok || !strings.HasPrefix(m["stdout"].(string), "ooo") || m["stderr"] != "" {
 					t.Errorf("tool_response = %v", out["tool_response"])
+				}
+			}},
+		{name: "a Write's file_path survives a big content", raw: `{"tool_input":{"file_path":"/p/a.go","content":"` + bigPrompt + `"},"tool_use_id":"t1"}`,
+			truncated: map[string]int{"tool_input.content": 502},
+			check: func(t *testing.T, out map[string]any) {
+				in := out["tool_input"].(map[string]any)
+				if in["file_path"] != "/p/a.go" || out["tool_use_id"] != "t1" {
+					t.Errorf("small fields lost: %v", out)
+				}
+			}},
+		{name: "raw control byte in a string is escaped", raw: "{\"a\":\"b\x00c\"}",
+			check: func(t *testing.T, out map[string]any) {
+				if out["a"] != "b\x00c" {
+					t.Errorf("a = %q", out["a"])
+				}
+			}},
+		{name: "lone surrogate replaced", raw: `{"prompt":"a\ud800b","x":"\ud83d\ude00"}`,
+			check: func(t *testing.T, out map[string]any) {
+				if out["prompt"] != "a\uFFFDb" || out["x"] != "\U0001F600" {
+					t.Errorf("out = %q", out)
+				}
+			}},
+		{name: "deep nesting kept as marked text", raw: `{"x":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}`,
+			truncated: map[string]int{"x" + strings.Repeat("[0]", 63): 14},
+			check: func(t *testing.T, out map[string]any) {
+				v := out["x"]
+				for range 63 {
+					v = v.([]any)[0]
+				}
+				if s, ok := v.(string); !ok || !strings.HasPrefix(s, "[[[") {
+					t.Errorf("deepest part = %v", v)
 				}
 			}},
 		{name: "multi-byte text is cut on a rune boundary", raw: `{"prompt":"` + strings.Repeat("日本", 100) + `"}`,
@@ -118,8 +149,14 @@ func TestCapPayloadNonObjects(t *testing.T) {
 				}
 				return
 			}
-			if len(out) > 2*limit+80 {
+			if len(out) > 4*limit+100 {
 				t.Errorf("output not capped: %d bytes", len(out))
+			}
+			if tt.raw[0] == '[' {
+				if len(truncated) == 0 {
+					t.Errorf("cut not marked: %v", truncated)
+				}
+				return
 			}
 			if truncated[WholePayload] != len(tt.raw) {
 				t.Errorf("truncated = %v, want %q: %d", truncated, WholePayload, len(tt.raw))

@@ -3,6 +3,7 @@ package logs
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +18,8 @@ import (
 // ObservabilityFile is the name of a session's observability log in its
 // folder, .spcstr/sessions/<id>/ (docs/observability.md). Unlike the logs
 // in .spcstr/logs it is JSON Lines: one event per line, appended with
-// O_APPEND and never rewritten.
+// O_APPEND and never rewritten (a torn last line is cut off first, kept in
+// <name>.torn).
 const ObservabilityFile = "observability.jsonl"
 
 // MaxLinesBytes caps how much of a JSON Lines log a reader reads.
@@ -32,7 +34,9 @@ const maxLine = 4 << 20
 // it), without blocking on a FIFO, and only used if it is a regular file:
 // anything else found at path is set aside as <name>.corrupt-<time> and a
 // new log is started. A tail left without its newline by a killed writer
-// stays a line of its own: the append starts with a newline then.
+// is cut off under the log's lock and kept in <name>.torn (TornSuffix);
+// when that cannot be done it stays a line of its own: the append starts
+// with a newline then.
 func AppendLines(path string, lines []byte) error {
 	if len(lines) == 0 {
 		return nil
@@ -56,16 +60,59 @@ func AppendLines(path string, lines []byte) error {
 		return err
 	}
 	defer f.Close()
+	// Appenders take the file's lock, so that a torn tail (a writer
+	// killed, or a disk that filled, mid-line) can be cut off safely:
+	// nobody else is writing. Without the lock (a timeout), the append
+	// starts on a new line instead and the fragment stays a line of its
+	// own, which readers skip.
+	locked := safefs.LockFile(context.Background(), f, false, lineLockTimeout) == nil
 	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], fi.Size()-1); err == nil && last[0] != '\n' {
-			lines = append([]byte{'\n'}, lines...)
+			if !locked || !cutTornLine(root, rel, f, fi.Size()) {
+				lines = append([]byte{'\n'}, lines...)
+			}
 		}
 	}
 	if _, err := f.Write(lines); err != nil {
 		return fmt.Errorf("append %s: %w", rel, err)
 	}
 	return nil
+}
+
+// lineLockTimeout bounds the wait for a JSON Lines log's lock.
+const lineLockTimeout = 2 * time.Second
+
+// TornSuffix names the file beside a JSON Lines log that keeps the torn
+// lines cut off it (observability.jsonl.torn).
+const TornSuffix = ".torn"
+
+// cutTornLine cuts the torn last line of the locked log f (size bytes) off,
+// keeping it in <rel>.torn, as the event logs' torn tails are cut (and
+// kept in repairs.json). It reports false when it could not (the line is
+// longer than a line may be, or a write failed): the caller then starts
+// on a new line.
+func cutTornLine(root *os.Root, rel string, f *os.File, size int64) bool {
+	window := min(size, int64(maxLine))
+	buf := make([]byte, window)
+	if _, err := f.ReadAt(buf, size-window); err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(buf, '\n')
+	if i < 0 && window < size {
+		return false
+	}
+	cut := size - window + int64(i+1)
+	torn := append(buf[i+1:], '\n')
+	tf, err := root.OpenFile(rel+TornSuffix, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
+	if err != nil {
+		return false
+	}
+	_, werr := tf.Write(torn)
+	if cerr := tf.Close(); werr != nil || cerr != nil {
+		return false
+	}
+	return f.Truncate(cut) == nil
 }
 
 // openLines opens (or creates) a JSON Lines log for appending, only if it

@@ -28,8 +28,9 @@ func sessionFile(t *testing.T) string {
 	return p
 }
 
-// Appends add lines in order; a torn tail (no final newline) stays a line
-// of its own that readers skip; blank lines are skipped.
+// Appends add lines in order; a torn tail (no final newline) is skipped by
+// readers, then cut off by the next append and kept in <name>.torn;
+// blank lines are skipped.
 func TestAppendLinesTornTail(t *testing.T) {
 	p := sessionFile(t)
 	if err := AppendLines(p, []byte("{\"n\":1}\n{\"n\":2}\n")); err != nil {
@@ -44,8 +45,11 @@ func TestAppendLinesTornTail(t *testing.T) {
 	if err := AppendLines(p, []byte("{\"n\":4}\n")); err != nil {
 		t.Fatal(err)
 	}
-	if got := lines(t, p); strings.Join(got, "|") != `{"n":1}|{"n":2}|{"n":3,"tor|{"n":4}` {
+	if got := lines(t, p); strings.Join(got, "|") != `{"n":1}|{"n":2}|{"n":4}` {
 		t.Fatalf("after append: %q", got)
+	}
+	if torn, err := os.ReadFile(p + TornSuffix); err != nil || string(torn) != "{\"n\":3,\"tor\n" {
+		t.Fatalf("torn line not kept: %q %v", torn, err)
 	}
 	if err := AppendLines(p, []byte("{}")); err == nil {
 		t.Fatal("lines without a final newline accepted")

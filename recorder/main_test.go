@@ -31,14 +31,20 @@ func buildAndRun(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "recorder tests: module root:", err)
 		return 1
 	}
+	// Built to a temporary name, then renamed: a binary is never run
+	// while it is being written ("text file busy").
 	spcstrBin = filepath.Join(dir, "spcstr")
-	cmd := exec.Command("go", "build", "-o", spcstrBin, "./cmd/spcstr")
+	cmd := exec.Command("go", "build", "-o", spcstrBin+".tmp", "./cmd/spcstr")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "recorder tests: building spcstr: %v\n%s", err, out.Bytes())
+		return 1
+	}
+	if err := os.Rename(spcstrBin+".tmp", spcstrBin); err != nil {
+		fmt.Fprintln(os.Stderr, "recorder tests:", err)
 		return 1
 	}
 	return m.Run()

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -24,6 +25,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/observe"
 	"github.com/dylan-gluck/spcstr/internal/projects"
 	"github.com/dylan-gluck/spcstr/internal/registry"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/internal/transcript"
 	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/state"
@@ -49,17 +51,50 @@ type Options struct {
 // Run handles one hook invocation. It always returns exit code 0: spcstr's
 // own failures are reported on stderr and in the session's errors, never to
 // Claude Code as a failure.
+//
+// Both binaries that record (spcstr hook and spcstr-hook) call Run, so the
+// last lines of defence live here: a soft memory limit for the Go runtime
+// (MemoryLimit), and a recover that turns a panic into one line on stderr
+// and a record in rejected.json (or the session's errors), never a trace.
 func Run(ctx context.Context, opt Options) (code int) {
 	opt.defaults()
+	// Every byte the hook prints on stderr can quote a committed file (a
+	// config parse error, a pattern, a path): one sanitiser for all of it.
+	errw := termtext.NewWriter(opt.Stderr)
+	defer errw.Flush()
+	opt.Stderr = errw
+	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		// Only when nobody (GOMEMLIMIT, a test) chose a limit already.
+		debug.SetMemoryLimit(MemoryLimit)
+	}
+	r := &run{opt: opt, start: opt.Now()}
 	defer func() {
-		if r := recover(); r != nil {
-			fmt.Fprintf(opt.Stderr, "spcstr hook: internal error (ignored, session continues): %v\n%s", r, debug.Stack())
+		if p := recover(); p != nil {
+			r.recovered(ctx, p)
 			code = 0
 		}
 	}()
-	r := &run{opt: opt, start: opt.Now()}
 	r.handle(ctx)
 	return 0
+}
+
+// MemoryLimit is the Go runtime's soft memory limit in a hook process
+// (debug.SetMemoryLimit): the garbage collector works harder as the heap
+// nears it. The decoders' own bounds keep a hook far below it; it is the
+// last line, not the first.
+const MemoryLimit = 384 << 20
+
+// recovered reports a panic: one sanitised line on stderr, no stack, and
+// the event kept in rejected.json when it was not logged yet. A second
+// panic while recording it is swallowed: the hook still exits 0.
+func (r *run) recovered(ctx context.Context, p any) {
+	defer func() { _ = recover() }()
+	msg := termtext.Line(fmt.Sprintf("internal error: %v", p))
+	fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s (ignored, session continues)\n", state.Truncate(msg, 500))
+	if r.logged || r.layout.Root == "" || r.cfg == nil {
+		return
+	}
+	r.reject(ctx, state.Truncate(msg, 500))
 }
 
 func (o *Options) defaults() {
@@ -167,7 +202,7 @@ func (r *run) handle(ctx context.Context) {
 		r.reject(ctx, fmt.Sprintf("reading stdin: %v", readErr))
 		return
 	case len(raw) > hookio.MaxPayloadBytes:
-		r.reject(ctx, "payload larger than 256 MiB")
+		r.reject(ctx, fmt.Sprintf("payload larger than %d MiB", hookio.MaxPayloadBytes>>20))
 		return
 	case decErr != nil:
 		r.reject(ctx, fmt.Sprintf("not a hook payload: %v", decErr))

@@ -2,8 +2,10 @@ package state
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mailru/easyjson/jwriter"
 
@@ -178,6 +180,14 @@ func decodeSectioned(data []byte, s *Session, need Section) (bool, error) {
 	hb := append(append([]byte(nil), h[:len(h)-1]...), '}')
 	if err := jsoncodec.Unmarshal(hb, head{s}); err != nil {
 		return true, err
+	}
+	// A section left encoded is copied back as it is: it must be JSON,
+	// or the hook would write a damaged file again and again. One scan,
+	// no allocation; the decoded ones are checked by decoding.
+	for i := range raws {
+		if need&Section(1<<i) == 0 && !json.Valid(raws[i]) {
+			return true, fmt.Errorf("its %s line does not parse", strings.TrimSuffix(strings.Trim(sectionLine[i].prefix, `"{:`), `"`))
+		}
 	}
 	s.lz.raw, s.lz.encoded = raws, AllSections
 	return true, s.load(need)

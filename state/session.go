@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
+	"github.com/dylan-gluck/spcstr/internal/satmath"
 )
 
 // SchemaVersion is the version of the state.json schema written by this
@@ -505,7 +506,7 @@ func (s *Session) Normalize() {
 func (s *Session) ToolCalls() int {
 	n := 0
 	for _, c := range s.ToolsUsed {
-		n += c
+		n = satmath.Add(n, c)
 	}
 	return n
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/dylan-gluck/spcstr/internal/safefs"
+	"github.com/dylan-gluck/spcstr/internal/yamlsafe"
 )
 
 // Config is .spcstr/config.yaml.
@@ -120,7 +121,7 @@ func Load(path string) (*Config, error) {
 		return cfg, fmt.Errorf("read %s: %w", path, err)
 	}
 	parsed := Default()
-	if err := yaml.Unmarshal(data, parsed); err != nil {
+	if err := yamlsafe.Unmarshal(data, parsed); err != nil {
 		return cfg, fmt.Errorf("parse %s: %w", path, err)
 	}
 	if parsed.Logs.MaxPayloadBytes <= 0 {
@@ -158,7 +159,7 @@ func (c *Config) Lookup(name string) (value any, ok bool, err error) {
 	}
 	if !c.parsed {
 		c.parsed = true
-		if err := yaml.UnmarshalWithOptions(c.Raw, &c.doc, yaml.UseOrderedMap()); err != nil {
+		if err := yamlsafe.Unmarshal(c.Raw, &c.doc, yaml.UseOrderedMap()); err != nil {
 			c.docErr = fmt.Errorf("parse %s: %w", c.Path, err)
 		}
 	}

@@ -6,8 +6,9 @@ import (
 	"path/filepath"
 
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/dylan-gluck/spcstr/internal/yamlsafe"
 )
 
 // Node returns one top-level section of the file as a syntax tree node,
@@ -40,7 +41,7 @@ func (c *Config) Node(name string) (node ast.Node, ok bool, err error) {
 }
 
 func parseTree(data []byte) (*ast.MappingNode, error) {
-	f, err := parser.ParseBytes(data, 0)
+	f, err := yamlsafe.Parse(data, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -88,6 +88,7 @@ func DefaultChecks() []Check {
 		{Name: "strategies", Run: checkStrategies},
 		{Name: "gates", Run: checkGates},
 		{Name: "corrupt", Run: checkCorrupt},
+		{Name: "records", Run: checkRecords},
 		{Name: "gitignore", Run: checkGitignore},
 		{Name: "tempfiles", Run: checkTempFiles},
 		{Name: "otel", Run: checkOtel},

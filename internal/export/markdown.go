@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dylan-gluck/spcstr/internal/pricing"
+	"github.com/dylan-gluck/spcstr/internal/satmath"
 )
 
 // Bounds on what the Markdown shows; the JSON export always has everything.
@@ -70,7 +71,7 @@ func (m *md) session() {
 		m.p("- **Model**: %s\n", s.Model)
 	}
 	t := s.Tokens
-	if t.Input+t.Output+t.CacheRead+t.CacheCreation > 0 {
+	if satmath.Sum(t.Input, t.Output, t.CacheRead, t.CacheCreation) > 0 {
 		m.p("- **Tokens**: %s in · %s out · %s cache read · %s cache write\n",
 			num(t.Input), num(t.Output), num(t.CacheRead), num(t.CacheCreation))
 	} else {

@@ -16,6 +16,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
+	"github.com/dylan-gluck/spcstr/internal/yamlsafe"
 )
 
 // Config is the `feedback:` section of .spcstr/config.yaml.
@@ -335,9 +336,13 @@ func DefaultLimits() Limits {
 // gives the defaults and an error. Other sections (intra_task,
 // orchestrator) belong to other tools and are ignored; a limit left out or
 // set to 0 keeps its default.
-func LoadLimits(path string) (Limits, error) {
+//
+// The file is named by the configuration: rel must lead to a regular file
+// inside the project root (no "..", no symlink out).
+func LoadLimits(root, rel string) (Limits, error) {
 	l := DefaultLimits()
-	data, err := safefs.ReadFile(path, safefs.MaxConfigBytes)
+	path := filepath.Join(root, filepath.FromSlash(rel))
+	data, err := safefs.ReadFileInProject(root, rel, safefs.MaxConfigBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return l, nil
@@ -347,7 +352,7 @@ func LoadLimits(path string) (Limits, error) {
 	var doc struct {
 		InterPhase Limits `yaml:"inter_phase"`
 	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := yamlsafe.Unmarshal(data, &doc); err != nil {
 		return l, fmt.Errorf("parse %s: %w", path, err)
 	}
 	in := doc.InterPhase

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/dylan-gluck/spcstr/internal/gate"
@@ -163,7 +162,7 @@ func (g *Gate) update(ctx context.Context, in *gate.Input, fn func(l *Loop) bool
 }
 
 func (g *Gate) limits(in *gate.Input) (Limits, []gate.Verdict) {
-	lim, err := LoadLimits(filepath.Join(in.Layout.Root, filepath.FromSlash(g.cfg.LimitsFile)))
+	lim, err := LoadLimits(in.Layout.Root, g.cfg.LimitsFile)
 	if err != nil && in.Session.Note("feedback:limits-error") {
 		return lim, []gate.Verdict{{Source: Source,
 			SystemMessage: fmt.Sprintf("spcstr feedback loop: %v; using the default limits.", err)}}
@@ -479,7 +478,7 @@ func Validate(setup gate.Setup) []error {
 	if !c.Enabled {
 		return nil
 	}
-	if _, err := LoadLimits(filepath.Join(setup.Layout.Root, filepath.FromSlash(c.LimitsFile))); err != nil {
+	if _, err := LoadLimits(setup.Layout.Root, c.LimitsFile); err != nil {
 		return []error{err}
 	}
 	return nil

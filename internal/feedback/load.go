@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
@@ -86,7 +85,7 @@ func Load(layout state.Layout, sessionID string) (*Status, error) {
 			limitsFile = c.LimitsFile
 		}
 	}
-	lim, _ := LoadLimits(filepath.Join(layout.Root, filepath.FromSlash(limitsFile)))
+	lim, _ := LoadLimits(layout.Root, limitsFile)
 	return NewStatus(l, lim), nil
 }
 

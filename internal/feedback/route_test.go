@@ -205,13 +205,13 @@ func TestLoadLimits(t *testing.T) {
 		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return p
+		return "limits.yaml"
 	}
-	l, err := LoadLimits(filepath.Join(dir, "missing.yaml"))
+	l, err := LoadLimits(dir, "missing.yaml")
 	if err != nil || !reflect.DeepEqual(l, DefaultLimits()) {
 		t.Fatalf("missing file: %+v %v", l, err)
 	}
-	l, err = LoadLimits(write(`inter_phase:
+	l, err = LoadLimits(dir, write(`inter_phase:
   max_feedback_iterations: 2
   max_consecutive_review_failures: 4
   domains:
@@ -229,7 +229,7 @@ orchestrator:
 		l.MaxFailures("frontend", PhaseTesting) != 6 || l.MaxFailures("frontend", PhaseReview) != 4 || l.MaxFailures("x", PhaseTestPlanning) != 3 {
 		t.Fatalf("limits = %+v", l)
 	}
-	if _, err := LoadLimits(write("inter_phase: [unclosed\n")); err == nil {
+	if _, err := LoadLimits(dir, write("inter_phase: [unclosed\n")); err == nil {
 		t.Fatal("no error for a broken limits file")
 	}
 }

@@ -38,7 +38,9 @@ func Find(dir string) (Repo, bool) {
 				return Repo{Top: dir, GitDir: dotgit, CommonDir: commonDir(dotgit)}, true
 			}
 			if gd := readGitFile(dotgit); gd != "" {
-				return Repo{Top: dir, GitDir: gd, CommonDir: commonDir(gd)}, true
+				if common, ok := linkedGitDir(dotgit, gd); ok {
+					return Repo{Top: dir, GitDir: gd, CommonDir: common}, true
+				}
 			}
 		}
 		parent := filepath.Dir(dir)
@@ -66,6 +68,52 @@ func readGitFile(path string) string {
 		gd = filepath.Join(filepath.Dir(path), gd)
 	}
 	return filepath.Clean(gd)
+}
+
+// linkedGitDir checks the git dir gd that the .git file dotgit points at
+// the way git itself does, since a repository can commit such a file and
+// the folder it names: a linked worktree's git dir names its repository
+// (commondir, a real git dir) and points back at dotgit (its gitdir file);
+// any other (a submodule's) must be a real git dir itself. It returns the
+// common dir.
+func linkedGitDir(dotgit, gd string) (string, bool) {
+	b, err := safefs.ReadFile(filepath.Join(gd, "gitdir"), safefs.MaxConfigBytes)
+	if err != nil {
+		return gd, isGitDir(gd)
+	}
+	back := strings.TrimSpace(string(b))
+	if !filepath.IsAbs(back) {
+		back = filepath.Join(gd, back)
+	}
+	if !samePath(back, dotgit) {
+		return "", false
+	}
+	common := commonDir(gd)
+	return common, common != gd && isGitDir(common)
+}
+
+// isGitDir reports whether dir looks like a repository's git dir as git
+// requires one: a HEAD file, and objects and refs folders.
+func isGitDir(dir string) bool {
+	if fi, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(dir, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// samePath compares two paths once symlinks are resolved.
+func samePath(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
 }
 
 // commonDir follows a worktree git dir's "commondir" file to the shared

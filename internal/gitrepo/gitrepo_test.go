@@ -109,6 +109,14 @@ func TestGitFileRelative(t *testing.T) {
 	}
 	_ = os.WriteFile(filepath.Join(sub, ".git"), []byte("gitdir: ../../store/modules/sub\n"), 0o644)
 	_ = os.WriteFile(filepath.Join(gd, "HEAD"), []byte("ref: refs/heads/release/v1.2\n"), 0o644)
+	if r, ok := Find(sub); ok && r.Top == sub {
+		t.Errorf("a gitdir without objects and refs accepted: %+v", r)
+	}
+	for _, d := range []string{"objects", "refs"} {
+		if err := os.Mkdir(filepath.Join(gd, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	r, ok := Find(sub)
 	if !ok || r.Top != sub || r.GitDir != gd || r.CommonDir != gd {
 		t.Fatalf("Find = %+v, %v", r, ok)
@@ -179,5 +187,41 @@ func TestCachedBranch(t *testing.T) {
 	}
 	if b := CachedBranch(t.TempDir(), &c); b != "" || c != (HeadCache{}) {
 		t.Errorf("outside a repository: %q %+v", b, c)
+	}
+}
+
+// Issue 23 row 4: a committed ".git" file naming a committed folder is not
+// a repository unless that folder is a real git dir, or a worktree entry
+// of a real repository that points back at the .git file.
+func TestFakeGitDirRefused(t *testing.T) {
+	base := resolved(t, t.TempDir())
+	tree := filepath.Join(base, "tree")
+	fake := filepath.Join(tree, ".fakegit")
+	for _, d := range []string{fake, filepath.Join(base, "elsewhere")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = os.WriteFile(filepath.Join(tree, ".git"), []byte("gitdir: .fakegit\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(fake, "HEAD"), []byte("ref: refs/heads/settings\n"), 0o644)
+	_ = os.Symlink(filepath.Join(base, "elsewhere"), filepath.Join(fake, "requirements"))
+	if r, ok := Find(tree); ok && r.Top == tree {
+		t.Errorf("fake git dir accepted: %+v", r)
+	}
+	// A worktree entry that does not point back at this .git file.
+	real := filepath.Join(base, "real")
+	git(t, base, "init", "-q", real)
+	git(t, real, "commit", "-q", "--allow-empty", "-m", "init")
+	wt := filepath.Join(base, "wt")
+	git(t, real, "worktree", "add", "-q", wt)
+	other := filepath.Join(base, "other")
+	_ = os.MkdirAll(other, 0o755)
+	entry := filepath.Join(real, ".git", "worktrees", "wt")
+	_ = os.WriteFile(filepath.Join(other, ".git"), []byte("gitdir: "+entry+"\n"), 0o644)
+	if r, ok := Find(other); ok && r.Top == other {
+		t.Errorf("borrowed worktree entry accepted: %+v", r)
+	}
+	if r, ok := Find(wt); !ok || r.Top != wt {
+		t.Errorf("real worktree refused: %+v %v", r, ok)
 	}
 }

@@ -83,8 +83,10 @@ type Event struct {
 }
 
 // MaxPayloadBytes bounds how much of stdin the recorder reads. Anything
-// larger is not a plausible hook payload.
-const MaxPayloadBytes = 256 << 20
+// larger is not a plausible hook payload (Claude Code cuts tool output far
+// below it): it is rejected, its start kept in rejected.json. With it, a
+// hook's memory stays within a few times this (docs/guarantees.md).
+const MaxPayloadBytes = 32 << 20
 
 // Errors returned by Decode for input that is not a hook payload.
 var (

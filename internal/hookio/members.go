@@ -59,13 +59,13 @@ func (e *Event) member(name string, l *jlexer.Lexer) bool {
 	case "tool_name":
 		return jsoncodec.String(l, &e.ToolName)
 	case "tool_input":
-		return jsoncodec.Raw(l, &e.ToolInput)
+		return jsoncodec.RawView(l, &e.ToolInput)
 	case "tool_use_id":
 		return jsoncodec.String(l, &e.ToolUseID)
 	case "tool_response":
-		return jsoncodec.Raw(l, &e.ToolResponse)
+		return jsoncodec.RawView(l, &e.ToolResponse)
 	case "tool_calls":
-		return jsoncodec.Raw(l, &e.ToolCalls)
+		return jsoncodec.RawView(l, &e.ToolCalls)
 	case "duration_ms":
 		return jsoncodec.Float(l, &e.DurationMS)
 	case "error":
@@ -87,7 +87,7 @@ func (e *Event) member(name string, l *jlexer.Lexer) bool {
 	case "agent_transcript_path":
 		return jsoncodec.String(l, &e.AgentTranscriptPath)
 	case "background_tasks":
-		return jsoncodec.Raw(l, &e.BackgroundTasks)
+		return jsoncodec.RawView(l, &e.BackgroundTasks)
 	case "reason":
 		return jsoncodec.String(l, &e.Reason)
 	case "trigger":

@@ -174,19 +174,48 @@ func ReadPayload(r io.Reader, timeout time.Duration) ([]byte, error) {
 	}()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	var data []byte
+	var data chunks
 	for {
 		select {
 		case c := <-ch:
-			data = append(data, c.b...)
+			data.full = append(data.full, c.b)
+			data.n += int64(len(c.b))
 			if errors.Is(c.err, io.EOF) {
-				return data, nil
+				return data.join(nil), nil
 			}
 			if c.err != nil {
-				return data, c.err
+				return data.join(nil), c.err
 			}
 		case <-timer.C:
-			return data, fmt.Errorf("%w (%v)", ErrStdinTimeout, timeout)
+			return data.join(nil), fmt.Errorf("%w (%v)", ErrStdinTimeout, timeout)
 		}
 	}
+}
+
+// chunks collects a read too large for its first buffer: full buffers are
+// kept as they are and joined once, so the data is copied once.
+type chunks struct {
+	full [][]byte
+	n    int64 // bytes in full
+}
+
+// next keeps the full buffer buf and returns an empty one, twice as large
+// (up to 8 MiB).
+func (c *chunks) next(buf []byte) []byte {
+	c.full = append(c.full, buf)
+	c.n += int64(len(buf))
+	return make([]byte, 0, min(2*cap(buf), 8<<20))
+}
+
+// join returns the kept buffers and last, in order, as one slice.
+func (c *chunks) join(last []byte) []byte {
+	if len(c.full) == 0 {
+		return last
+	}
+	out := make([]byte, 0, c.n+int64(len(last)))
+	for _, b := range c.full {
+		out = append(out, b...)
+	}
+	c.full = nil
+	return append(out, last...)
 }

@@ -198,6 +198,15 @@ func Raw(l *jlexer.Lexer, p *json.RawMessage) bool {
 	return true
 }
 
+// RawView is Raw without the copy: *p shares the lexer's input (capacity
+// clipped, so an append never writes into it). For a caller that keeps the
+// input anyway, it saves a copy of every large value.
+func RawView(l *jlexer.Lexer, p *json.RawMessage) bool {
+	v := l.Raw()
+	*p = v[:len(v):len(v)]
+	return true
+}
+
 // List reads a JSON array into *p, one element per entry, each read by
 // elem; null makes the list nil, any other value leaves it as it was. It
 // reports false when the value or an element is of another kind.

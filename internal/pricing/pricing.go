@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/satmath"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -230,7 +231,7 @@ func (e Estimate) String() string {
 func (t Table) Cost(tok state.Tokens, model string) Estimate {
 	by := tok.ByModel
 	if len(by) == 0 {
-		if tok.Input+tok.Output+tok.CacheRead+tok.CacheCreation == 0 {
+		if satmath.Sum(tok.Input, tok.Output, tok.CacheRead, tok.CacheCreation) == 0 {
 			return Estimate{}
 		}
 		by = map[string]state.ModelUsage{model: {Input: tok.Input, Output: tok.Output, CacheRead: tok.CacheRead, CacheCreation: tok.CacheCreation}}
@@ -245,7 +246,7 @@ func (t Table) CostByModel(by map[string]state.ModelUsage) Estimate {
 	unpriced := map[string]bool{}
 	for _, k := range slices.Sorted(maps.Keys(by)) {
 		u := by[k]
-		if u.Input+u.Output+u.CacheRead+u.CacheCreation+u.WebSearches == 0 {
+		if satmath.Sum(u.Input, u.Output, u.CacheRead, u.CacheCreation, u.WebSearches) == 0 {
 			continue
 		}
 		used = true

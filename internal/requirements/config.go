@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
+	"github.com/dylan-gluck/spcstr/internal/yamlsafe"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -233,7 +234,7 @@ func readYAML(path string) (yaml.MapSlice, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	var v any
-	if err := yaml.UnmarshalWithOptions(data, &v, yaml.UseOrderedMap()); err != nil {
+	if err := yamlsafe.Unmarshal(data, &v, yaml.UseOrderedMap()); err != nil {
 		return nil, &parseError{path, err}
 	}
 	switch m := v.(type) {

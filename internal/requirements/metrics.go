@@ -53,6 +53,9 @@ func emptyMetrics(key, root, branch string, now int64) Metrics {
 // name, never overwritten, and a fresh one is started.
 func (l Location) UpdateMetrics(ctx context.Context, key string, now time.Time, fn func(m Metrics) bool) error {
 	var m Metrics
+	if err := l.checkDir(); err != nil {
+		return err
+	}
 	path := l.MetricsPath(key)
 	err := jsonfile.Update(ctx, path, &m, func(fresh bool, _ error) (bool, error) {
 		if !fresh && m == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -30,6 +31,23 @@ type Location struct {
 	Dir string
 	// Path is Dir/<branch file name>.json.
 	Path string
+}
+
+// ErrStateDirRefused is wrapped by Load, Update and UpdateMetrics when the
+// state folder is a symlink: a repository could commit one that leads
+// anywhere, and spcstr never writes through it.
+var ErrStateDirRefused = errors.New("requirements state folder refused")
+
+// checkDir refuses a state folder (or a parent up to the git dir) that is
+// a symlink.
+func (l Location) checkDir() error {
+	if fi, err := os.Lstat(l.Dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%w: %s is a symlink", ErrStateDirRefused, l.Dir)
+	}
+	if fi, err := os.Lstat(filepath.Join(l.Dir, "sessions")); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%w: %s/sessions is a symlink", ErrStateDirRefused, l.Dir)
+	}
+	return nil
 }
 
 // Locate finds the state file of root's current branch. It reads a few
@@ -67,6 +85,9 @@ func unix(t time.Time) float64 { return float64(t.Unix()) }
 // does not parse is reported, not moved: only writers set files aside.
 func (l Location) Load() (*File, error) {
 	f := &File{}
+	if err := l.checkDir(); err != nil {
+		return f, err
+	}
 	data, err := readShared(l.Path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -104,6 +125,9 @@ func (f *File) normalize() {
 // where the old one went.
 func (l Location) Update(ctx context.Context, now time.Time, fn func(f *File) bool) (notice string, err error) {
 	var f File
+	if err := l.checkDir(); err != nil {
+		return "", err
+	}
 	err = jsonfile.UpdateWithLock(ctx, l.Path, l.LockName(), &f, func(fresh bool, readErr error) (bool, error) {
 		if readErr != nil {
 			notice = fmt.Sprintf("requirements state could not be read and was set aside (%v); starting a fresh one", readErr)

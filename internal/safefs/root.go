@@ -77,3 +77,59 @@ func Split(path string) (dir, rel string) {
 	}
 	return filepath.Dir(path), filepath.Base(path)
 }
+
+// ErrOutside is wrapped by the errors of OpenInProject, ReadFileInProject
+// and Within for a path that leads out of the project: absolute
+// outside it, through "..", or through a symlink that points out.
+var ErrOutside = errors.New("leads outside the project")
+
+// projectRel makes name (relative to root, or absolute inside it) a path
+// relative to root, or fails with ErrOutside.
+func projectRel(root, name string) (string, error) {
+	p := filepath.FromSlash(name)
+	if filepath.IsAbs(p) {
+		r, err := filepath.Rel(filepath.Clean(root), filepath.Clean(p))
+		if err != nil {
+			return "", &fs.PathError{Op: "open", Path: name, Err: ErrOutside}
+		}
+		p = r
+	}
+	p = filepath.Clean(p)
+	if p == ".." || strings.HasPrefix(p, ".."+string(filepath.Separator)) || filepath.IsAbs(p) {
+		return "", &fs.PathError{Op: "open", Path: name, Err: ErrOutside}
+	}
+	return p, nil
+}
+
+// OpenInProject opens a file a repository's configuration names (a
+// progress file, a feature list, a schema, a manifest, a limits file): a
+// regular file inside the project root, reached through no "..", and no
+// symlink that leads out of root (os.Root). Refusals wrap ErrOutside or
+// ErrNotRegular; the caller reports them.
+func OpenInProject(root, name string) (*os.File, fs.FileInfo, error) {
+	rel, err := projectRel(root, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	f, fi, err := OpenIn(r, rel)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrNotRegular) && strings.Contains(err.Error(), "escapes") {
+		// os.Root's error for a symlink out of it is not exported.
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%v)", ErrOutside, err)}
+	}
+	return f, fi, err
+}
+
+// ReadFileInProject is ReadFile for a file OpenInProject accepts.
+func ReadFileInProject(root, name string, max int64) ([]byte, error) {
+	f, fi, err := OpenInProject(root, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, fi, name, max)
+}

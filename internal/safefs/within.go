@@ -9,11 +9,6 @@ import (
 	"strings"
 )
 
-// ErrOutside is returned for a configured path that leads out of its
-// project: it is absolute, climbs with "..", or passes a symlink to a
-// folder outside.
-var ErrOutside = errors.New("not inside the project")
-
 // Within returns root/rel for a path a configuration names relative to a
 // project root, after checking that it stays inside root: rel must be
 // local (relative, no ".." climbing out), and the deepest part of it that

@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -34,7 +35,7 @@ func TestDocsExamples(t *testing.T) {
 			}
 		case strings.HasPrefix(b, "inter_phase:"):
 			found++
-			lim, err := feedback.LoadLimits(cfg.Path)
+			lim, err := feedback.LoadLimits(filepath.Dir(cfg.Path), filepath.Base(cfg.Path))
 			if err != nil || lim.MaxFailures("frontend", feedback.PhaseTesting) != 5 || lim.MaxFeedbackIterations != 5 {
 				t.Errorf("limits example: %v %+v", err, lim)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
+	"github.com/dylan-gluck/spcstr/internal/yamlsafe"
 )
 
 // defaultFeatureSchema is the shape long-running expects of the feature
@@ -58,7 +59,11 @@ func parseFeatureSchema(v any, key, n ast.Node) (*featureSchema, error) {
 		}
 		return &featureSchema{file: s}, nil
 	default:
-		raw, err := json.Marshal(jsonable(s))
+		v, err := jsonable(s)
+		if err != nil {
+			return nil, config.NodeError(key, fmt.Errorf("feature_schema: %w", err))
+		}
+		raw, err := json.Marshal(v)
 		if err != nil {
 			return nil, config.NodeError(key, fmt.Errorf("feature_schema: %w", err))
 		}
@@ -71,29 +76,52 @@ func parseFeatureSchema(v any, key, n ast.Node) (*featureSchema, error) {
 }
 
 // jsonable turns what the YAML decoder gives (maps with any keys) into
-// values encoding/json takes.
-func jsonable(v any) any {
+// values encoding/json takes. It counts what it visits and gives up past
+// yamlsafe.MaxNodes (a document is refused before if its aliases expand
+// further, so this is the walk's own guard, not the first one).
+func jsonable(v any) (any, error) {
+	n := 0
+	return jsonableN(v, &n)
+}
+
+var errTooManyNodes = fmt.Errorf("more than %d values", yamlsafe.MaxNodes)
+
+func jsonableN(v any, n *int) (any, error) {
+	if *n++; *n > yamlsafe.MaxNodes {
+		return nil, errTooManyNodes
+	}
+	var err error
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = jsonable(e)
+			if out[k], err = jsonableN(e, n); err != nil {
+				return nil, err
+			}
 		}
-		return out
+		return out, nil
 	case map[any]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[fmt.Sprint(k)] = jsonable(e)
+			key, err := jsonableN(k, n)
+			if err != nil {
+				return nil, err
+			}
+			if out[fmt.Sprint(key)], err = jsonableN(e, n); err != nil {
+				return nil, err
+			}
 		}
-		return out
+		return out, nil
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = jsonable(e)
+			if out[i], err = jsonableN(e, n); err != nil {
+				return nil, err
+			}
 		}
-		return out
+		return out, nil
 	}
-	return v
+	return v, nil
 }
 
 // errSchemaFile marks a feature_schema file that cannot be used: a
@@ -111,8 +139,7 @@ func (f *featureSchema) check(root string, data []byte) (violation string, err e
 		}
 	}
 	if f.file != "" {
-		p, _ := inside(root, f.file)
-		raw, err := safefs.ReadFile(p, safefs.MaxConfigBytes)
+		raw, err := safefs.ReadFileInProject(root, f.file, safefs.MaxConfigBytes)
 		if err != nil {
 			return "", fmt.Errorf("%w %s: %v", errSchemaFile, f.file, err)
 		}

@@ -7,14 +7,13 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/goccy/go-yaml"
-
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/feedback"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/yamlsafe"
 )
 
 type iterationLimitOptions struct {
@@ -80,8 +79,7 @@ func (s *iterationLimit) maxIterations(root string) (int, error) {
 	if s.o.MaxIterations > 0 {
 		return s.o.MaxIterations, nil
 	}
-	p, _ := inside(root, s.limitsFile)
-	data, err := readRegular(p, 1<<20)
+	data, err := readInProject(root, s.limitsFile, 1<<20)
 	if errors.Is(err, fs.ErrNotExist) {
 		return DefaultMaxIterations, nil
 	}
@@ -93,7 +91,7 @@ func (s *iterationLimit) maxIterations(root string) (int, error) {
 			MaxIterations int `yaml:"max_iterations"`
 		} `yaml:"intra_task"`
 	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := yamlsafe.Unmarshal(data, &doc); err != nil {
 		return 0, fmt.Errorf("%s: %w", s.limitsFile, err)
 	}
 	if doc.IntraTask.MaxIterations > 0 {

@@ -199,7 +199,16 @@ func (s *longRunning) codingContext(ctx context.Context, in *gate.Input, st lrSt
 	if cur := s.currentFeature(in); cur != "" {
 		lines = append(lines, "- Current feature (the first not passing): "+cur)
 	}
-	if data, err := safefs.ReadFile(s.path(in, s.o.FeatureList), safefs.MaxConfigBytes); err == nil {
+	for _, f := range []string{s.o.FeatureList, s.o.ProgressFile} {
+		// A refused path is said, never read and never silently missing.
+		fh, _, err := safefs.OpenInProject(in.Layout.Root, f)
+		if err == nil {
+			fh.Close()
+		} else if errors.Is(err, safefs.ErrOutside) {
+			lines = append(lines, fmt.Sprintf("- spcstr refused %s: it leads outside the project", f))
+		}
+	}
+	if data, err := safefs.ReadFileInProject(in.Layout.Root, s.o.FeatureList, safefs.MaxConfigBytes); err == nil {
 		if bad, err := s.schema.check(in.Layout.Root, data); err != nil {
 			lines = append(lines, fmt.Sprintf("- spcstr cannot check %s: %v", s.o.FeatureList, err))
 		} else if bad != "" {
@@ -296,7 +305,7 @@ func (s *longRunning) trackWrite(in *gate.Input) ([]gate.Verdict, error) {
 	if old == nil {
 		old = resp.OriginalFileContents
 	}
-	data, err := safefs.ReadFile(s.path(in, file), safefs.MaxConfigBytes)
+	data, err := safefs.ReadFileInProject(in.Layout.Root, file, safefs.MaxConfigBytes)
 	if err != nil {
 		return nil, nil // moved or deleted since: nothing to compare
 	}
@@ -421,7 +430,7 @@ func (s *longRunning) progressUpdated(in *gate.Input) bool {
 }
 
 func (s *longRunning) countFeatures(in *gate.Input) (passing, total int) {
-	data, err := safefs.ReadFile(s.path(in, s.o.FeatureList), safefs.MaxConfigBytes)
+	data, err := safefs.ReadFileInProject(in.Layout.Root, s.o.FeatureList, safefs.MaxConfigBytes)
 	if err != nil {
 		return 0, 0
 	}
@@ -442,7 +451,7 @@ func (s *longRunning) countFeatures(in *gate.Input) (passing, total int) {
 // currentFeature is the first feature of the list (ordered by priority)
 // that does not pass yet: "<category>: <description>".
 func (s *longRunning) currentFeature(in *gate.Input) string {
-	data, err := safefs.ReadFile(s.path(in, s.o.FeatureList), safefs.MaxConfigBytes)
+	data, err := safefs.ReadFileInProject(in.Layout.Root, s.o.FeatureList, safefs.MaxConfigBytes)
 	if err != nil {
 		return ""
 	}
@@ -487,7 +496,7 @@ func (s *longRunning) sessionCount(in *gate.Input, st lrState) string {
 
 // lastProgress returns the start of the progress file's last paragraph.
 func (s *longRunning) lastProgress(in *gate.Input) string {
-	data, err := safefs.ReadFile(s.path(in, s.o.ProgressFile), safefs.MaxConfigBytes)
+	data, err := safefs.ReadFileInProject(in.Layout.Root, s.o.ProgressFile, safefs.MaxConfigBytes)
 	if err != nil {
 		return ""
 	}

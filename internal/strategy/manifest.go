@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/goccy/go-yaml"
+	"github.com/dylan-gluck/spcstr/internal/yamlsafe"
 )
 
 // maxManifestsChecked bounds how many files the compaction gate reads
@@ -15,15 +15,15 @@ const maxManifestsChecked = 64
 // (YAML or JSON, at most maxManifestBytes, a regular file), or "" when the
 // file cannot be read, does not parse, or has no current_phase: the hooks
 // architecture's sign that an orchestrated workflow is active.
-func manifestPhase(path string) string {
-	data, err := readRegular(path, maxManifestBytes)
+func manifestPhase(root, path string) string {
+	data, err := readInProject(root, path, maxManifestBytes)
 	if err != nil {
 		return ""
 	}
 	var doc struct {
 		CurrentPhase any `yaml:"current_phase"`
 	}
-	if yaml.Unmarshal(data, &doc) != nil || doc.CurrentPhase == nil {
+	if yamlsafe.Unmarshal(data, &doc) != nil || doc.CurrentPhase == nil {
 		return ""
 	}
 	return clipText(plain(fmt.Sprint(doc.CurrentPhase)), 120)
@@ -41,7 +41,7 @@ func orchestrationActive(root string, globs []string) bool {
 				return false
 			}
 			checked++
-			if manifestPhase(m) != "" {
+			if manifestPhase(root, m) != "" {
 				return true
 			}
 		}

@@ -138,7 +138,7 @@ func (s *precompactContext) currentPhase(root string) (rel, phase string) {
 	if newest == "" {
 		return "", ""
 	}
-	phase = manifestPhase(newest)
+	phase = manifestPhase(root, newest)
 	if phase == "" {
 		return "", ""
 	}

@@ -94,8 +94,7 @@ func (s *sessionReminder) Hooks() []Hook {
 // default.
 func (s *sessionReminder) static(in *gate.Input) (string, error) {
 	if s.o.File != "" {
-		p, _ := inside(in.Layout.Root, s.o.File)
-		data, err := readRegular(p, MaxReminderBytes)
+		data, err := readInProject(in.Layout.Root, s.o.File, MaxReminderBytes)
 		if err != nil {
 			return "", fmt.Errorf("session-reminder file: %w", err)
 		}

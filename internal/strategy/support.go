@@ -60,6 +60,18 @@ func readRegular(path string, max int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, max))
 }
 
+// readInProject is readRegular for a file the configuration names: it
+// must be inside the project root, reached through no ".." and no symlink
+// out (safefs.OpenInProject).
+func readInProject(root, name string, max int64) ([]byte, error) {
+	f, _, err := safefs.OpenInProject(root, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, max))
+}
+
 // inside resolves rel against root and reports whether it stays inside
 // root (no "..", not absolute).
 func inside(root, rel string) (string, bool) {

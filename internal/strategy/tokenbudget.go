@@ -15,6 +15,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/observe"
+	"github.com/dylan-gluck/spcstr/internal/satmath"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -157,7 +158,7 @@ var tokenLevels = []string{"warn", "critical", "emergency"}
 
 func (s *tokenBudget) value(t state.Tokens) int64 {
 	if s.o.Measure == MeasureTotal {
-		return t.Input + t.Output
+		return satmath.Add(t.Input, t.Output) // a wrapped sum would pass the gate
 	}
 	return t.ContextUsed
 }
@@ -210,7 +211,7 @@ func (s *tokenBudget) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdic
 
 func (s *tokenBudget) describe(t state.Tokens) string {
 	if s.o.Measure == MeasureTotal {
-		return fmt.Sprintf("%s tokens used this session", thousands(t.Input+t.Output))
+		return fmt.Sprintf("%s tokens used this session", thousands(satmath.Add(t.Input, t.Output)))
 	}
 	return fmt.Sprintf("context at %.0f%% (%s of %s tokens)", t.ContextPercent(), thousands(t.ContextUsed), thousands(t.ContextWindow))
 }

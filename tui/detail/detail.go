@@ -19,6 +19,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/internal/pricing"
+	"github.com/dylan-gluck/spcstr/internal/satmath"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/chart"
 	"github.com/dylan-gluck/spcstr/tui/draw"
@@ -236,7 +237,7 @@ func (m *Model) render(now time.Time) []string {
 		add(st.Stale.Render("stale: its Claude Code process is gone"))
 	}
 	t := s.Tokens
-	if t.Input+t.Output+t.CacheRead+t.CacheCreation > 0 {
+	if satmath.Sum(t.Input, t.Output, t.CacheRead, t.CacheCreation) > 0 {
 		kv("tokens", fmt.Sprintf("in %s  out %s  cache %s/%s", text.Count(t.Input), text.Count(t.Output),
 			text.Count(t.CacheRead), text.Count(t.CacheCreation)))
 		if m.prices != nil {

@@ -222,7 +222,7 @@ func TestReadTextIsSanitised(t *testing.T) {
 	s.Branch = "\x1b]0;pwned\x07main"
 	s.Model = "opus\x1b[2J"
 	s.Prompts = []state.Prompt{{Timestamp: t0, Prompt: "hi\x1b[31m red\nnext"}}
-	s.Errors = []state.Error{{Timestamp: t0, Type: "tool\x00", Message: "bad\u009bthing"}}
+	s.Errors = []state.Error{{Timestamp: t0, Type: "tool\x00", Message: "bad\u009b31mthing"}}
 	s.Files.Read = []string{"a\x1b[1mb.go"}
 	s.ToolsUsed = map[string]int{"Bash": 1, "Bash\x07": 2}
 	p, _ := l.StatePath("evil")

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // Duration formats d compactly: 850ms, 12s, 3m05s, 2h04m, 3d04h.
@@ -121,26 +123,17 @@ func Wrap(s string, w int) []string {
 }
 
 // Sanitize makes untrusted text safe to print: it removes escape sequences
-// (CSI, OSC, DCS, ...) and C0/C1 control characters, and flattens newlines
-// and tabs to spaces. A log, prompt or file name may hold escapes that would
-// corrupt the screen or retitle the terminal. The dashboard calls it once,
-// where such text is read (package store), never at draw time.
+// (CSI, OSC, DCS, ..., in their 7-bit and C1 forms) and C0/C1 control
+// characters, and flattens newlines, tabs and carriage returns to spaces. A
+// log, prompt or file name may hold escapes that would corrupt the screen or
+// retitle the terminal. It is internal/termtext's sanitiser (the one every
+// other output uses), on one line. The dashboard calls it once, where such
+// text is read (package store), never at draw time.
 func Sanitize(s string) string {
 	if !strings.ContainsFunc(s, isControl) {
 		return s
 	}
-	s = ansi.Strip(s)
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' || r == '\t' || r == '\r':
-			b.WriteByte(' ')
-		case isControl(r):
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return termtext.Line(strings.ReplaceAll(s, "\r", " "))
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
