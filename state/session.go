@@ -181,12 +181,12 @@ func (s *Session) AgentUsage(id string) map[string]ModelUsage {
 				out = map[string]ModelUsage{}
 			}
 			m := out[k]
-			m.Input += u.Input
-			m.Output += u.Output
-			m.CacheRead += u.CacheRead
-			m.CacheCreation += u.CacheCreation
-			m.CacheWrite1h += u.CacheWrite1h
-			m.WebSearches += u.WebSearches
+			m.Input = satmath.Add(m.Input, u.Input)
+			m.Output = satmath.Add(m.Output, u.Output)
+			m.CacheRead = satmath.Add(m.CacheRead, u.CacheRead)
+			m.CacheCreation = satmath.Add(m.CacheCreation, u.CacheCreation)
+			m.CacheWrite1h = satmath.Add(m.CacheWrite1h, u.CacheWrite1h)
+			m.WebSearches = satmath.Add(m.WebSearches, u.WebSearches)
 			out[k] = m
 		}
 	}

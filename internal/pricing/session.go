@@ -2,9 +2,9 @@ package pricing
 
 import (
 	"maps"
-	"math"
 	"slices"
 
+	"github.com/dylan-gluck/spcstr/internal/satmath"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -93,22 +93,12 @@ func (t Table) Usage(by map[string]state.ModelUsage, fallback state.Tokens, mode
 
 // addUsage adds u to sum, saturating.
 func addUsage(sum *state.ModelUsage, u state.ModelUsage) {
-	sum.Input = satAdd(sum.Input, u.Input)
-	sum.Output = satAdd(sum.Output, u.Output)
-	sum.CacheRead = satAdd(sum.CacheRead, u.CacheRead)
-	sum.CacheCreation = satAdd(sum.CacheCreation, u.CacheCreation)
-	sum.CacheWrite1h = satAdd(sum.CacheWrite1h, u.CacheWrite1h)
-	sum.WebSearches = satAdd(sum.WebSearches, u.WebSearches)
-}
-
-// satAdd is a + b for counts, saturated at the int64 maximum (negative
-// counts never reach here: the transcript reader skips them).
-func satAdd(a, b int64) int64 {
-	c := a + b
-	if a > 0 && b > 0 && c < 0 {
-		return math.MaxInt64
-	}
-	return c
+	sum.Input = satmath.Add(sum.Input, u.Input)
+	sum.Output = satmath.Add(sum.Output, u.Output)
+	sum.CacheRead = satmath.Add(sum.CacheRead, u.CacheRead)
+	sum.CacheCreation = satmath.Add(sum.CacheCreation, u.CacheCreation)
+	sum.CacheWrite1h = satmath.Add(sum.CacheWrite1h, u.CacheWrite1h)
+	sum.WebSearches = satmath.Add(sum.WebSearches, u.WebSearches)
 }
 
 // Label is how a figure is shown to people: "$0.42 (Claude Code)",

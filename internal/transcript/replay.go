@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dylan-gluck/spcstr/internal/satmath"
 	"io"
 	"os"
 	"path/filepath"
@@ -63,7 +64,7 @@ func (t *Timeline) Until(at time.Time) state.Tokens {
 		}
 		addUsage(e.u, e.model, &t.cur, &t.tokens, nil)
 		if !e.sidechain {
-			t.tokens.ContextUsed = sat(sat(e.u.Input, e.u.CacheRead), e.u.CacheCreation)
+			t.tokens.ContextUsed = satmath.Add(satmath.Add(e.u.Input, e.u.CacheRead), e.u.CacheCreation)
 		}
 	}
 	return t.tokens

@@ -159,8 +159,14 @@ func TestAbsurdUsage(t *testing.T) {
 	if s.Tokens.Input != 5 || s.Tokens.Skipped != 4 {
 		t.Errorf("tokens %+v, want input 5 and 4 skipped", s.Tokens)
 	}
-	if got := sat(math.MaxInt64-1, 5); got != math.MaxInt64 {
-		t.Errorf("sat overflowed: %d", got)
+	// Totals near the maximum saturate rather than wrap negative.
+	s.Tokens.Input = math.MaxInt64 - 1
+	appendFile(t, s.TranscriptPath, assistant("ok2", "claude-opus-5-5", 5, 5, 5, 5, 0, ""))
+	if err := ReadSession(s, Hint{}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Tokens.Input != math.MaxInt64 {
+		t.Errorf("input tokens %d, want saturated at %d", s.Tokens.Input, int64(math.MaxInt64))
 	}
 }
 

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 
@@ -24,6 +23,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
 	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
+	"github.com/dylan-gluck/spcstr/internal/satmath"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -63,7 +63,7 @@ func readMain(path string, cur *state.TranscriptCursor, tokens *state.Tokens, ti
 		if u, key, side, ok := parseUsage(line, tokens); ok {
 			addUsage(u, key, cur, tokens, nil)
 			if !side {
-				tokens.ContextUsed = sat(sat(u.Input, u.CacheRead), u.CacheCreation)
+				tokens.ContextUsed = satmath.Add(satmath.Add(u.Input, u.CacheRead), u.CacheCreation)
 				if m, _, _ := pricing.SplitVariant(key); model != nil && m != UnknownModel {
 					*model = m
 				}
@@ -267,7 +267,7 @@ func parseUsage(raw []byte, tokens *state.Tokens) (u state.MessageUsage, key str
 		return state.MessageUsage{}, "", false, false
 	}
 	if bad {
-		tokens.Skipped = sat(tokens.Skipped, 1)
+		tokens.Skipped = satmath.Add(tokens.Skipped, 1)
 		return state.MessageUsage{}, "", false, false
 	}
 	u.CacheWrite1h = min(u.CacheWrite1h, u.CacheCreation)
@@ -277,26 +277,14 @@ func parseUsage(raw []byte, tokens *state.Tokens) (u state.MessageUsage, key str
 	return u, pricing.VariantKey(model, geo, u.Input+u.CacheRead+u.CacheCreation), sidechain, true
 }
 
-// sat is a + b saturated at the int64 bounds.
-func sat(a, b int64) int64 {
-	c := a + b
-	switch {
-	case a > 0 && b > 0 && c < 0:
-		return math.MaxInt64
-	case a < 0 && b < 0 && c >= 0:
-		return math.MinInt64
-	}
-	return c
-}
-
 // addModel adds d − prev to m, saturating.
 func addModel(m *state.ModelUsage, d, prev state.MessageUsage) {
-	m.Input = sat(m.Input, d.Input-prev.Input)
-	m.Output = sat(m.Output, d.Output-prev.Output)
-	m.CacheRead = sat(m.CacheRead, d.CacheRead-prev.CacheRead)
-	m.CacheCreation = sat(m.CacheCreation, d.CacheCreation-prev.CacheCreation)
-	m.CacheWrite1h = sat(m.CacheWrite1h, d.CacheWrite1h-prev.CacheWrite1h)
-	m.WebSearches = sat(m.WebSearches, d.WebSearches-prev.WebSearches)
+	m.Input = satmath.Add(m.Input, d.Input-prev.Input)
+	m.Output = satmath.Add(m.Output, d.Output-prev.Output)
+	m.CacheRead = satmath.Add(m.CacheRead, d.CacheRead-prev.CacheRead)
+	m.CacheCreation = satmath.Add(m.CacheCreation, d.CacheCreation-prev.CacheCreation)
+	m.CacheWrite1h = satmath.Add(m.CacheWrite1h, d.CacheWrite1h-prev.CacheWrite1h)
+	m.WebSearches = satmath.Add(m.WebSearches, d.WebSearches-prev.WebSearches)
 }
 
 // addUsage counts one message's usage once (last line wins), in the
@@ -320,10 +308,10 @@ func addUsage(u state.MessageUsage, key string, cur *state.TranscriptCursor, tok
 			cur.Recent = cur.Recent[len(cur.Recent)-recentKeep:]
 		}
 	}
-	tokens.Input = sat(tokens.Input, u.Input-prev.Input)
-	tokens.Output = sat(tokens.Output, u.Output-prev.Output)
-	tokens.CacheRead = sat(tokens.CacheRead, u.CacheRead-prev.CacheRead)
-	tokens.CacheCreation = sat(tokens.CacheCreation, u.CacheCreation-prev.CacheCreation)
+	tokens.Input = satmath.Add(tokens.Input, u.Input-prev.Input)
+	tokens.Output = satmath.Add(tokens.Output, u.Output-prev.Output)
+	tokens.CacheRead = satmath.Add(tokens.CacheRead, u.CacheRead-prev.CacheRead)
+	tokens.CacheCreation = satmath.Add(tokens.CacheCreation, u.CacheCreation-prev.CacheCreation)
 	if found && prev.Key != "" && prev.Key != key {
 		// The message's earlier line went under another key: move it.
 		addTo(&tokens.ByModel, prev.Key, state.MessageUsage{}, prev)
