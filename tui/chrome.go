@@ -39,6 +39,9 @@ func (m Model) header() string {
 		drop int
 	}
 	var marks []mark
+	if off := m.strategies.off; len(off) > 0 {
+		marks = append(marks, mark{st.Warn.Render("off: " + strings.Join(off, ", ")), 0})
+	}
 	if m.strategies.dryRun {
 		dry := "gates: dry run"
 		if m.width < 60 {
@@ -97,9 +100,6 @@ func (m Model) header() string {
 func (m Model) strategyLabels() []string {
 	st := m.styles
 	s := m.strategies
-	if s.conflict {
-		return []string{st.Warn.Render("strategies: conflict (not enforced)"), st.Warn.Render("strategies: conflict")}
-	}
 	if len(s.active) == 0 {
 		return nil
 	}

@@ -364,6 +364,16 @@ func (f *fixture) strategies(t testing.TB) {
 	}
 }
 
+// brokenStrategy writes a config whose clean-state section cannot be used:
+// that strategy is off (it fails open), and the header must say so.
+func (f *fixture) brokenStrategy(t testing.TB) {
+	t.Helper()
+	cfg := "strategies:\n  token-budget: {}\n  clean-state:\n    require_files: 5\n"
+	if err := os.WriteFile(f.layout.ConfigPath(), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 const idStale = "7b2c3d4e-0000-4000-8000-000000000007"
 
 // stale writes one session whose Claude Code process is gone (it is not

@@ -160,7 +160,11 @@ func strategiesCmd(l state.Layout) tea.Cmd {
 			msg.active[i].Name = text.Sanitize(msg.active[i].Name)
 		}
 		for _, p := range strategy.Validate(cfg) {
-			msg.conflict = msg.conflict || p.Kind == strategy.ProblemConflict
+			if p.Kind == strategy.ProblemConfig && !p.FailClosed {
+				for _, n := range p.Strategies {
+					msg.off = append(msg.off, text.Sanitize(n))
+				}
+			}
 		}
 		var perr error
 		msg.prices, perr = pricing.Load(cfg)

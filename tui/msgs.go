@@ -55,7 +55,9 @@ type (
 		bell     bool // dashboard.bell
 		active   []strategy.Info
 		dryRun   bool // the whole config is dry-run
-		conflict bool // strategy.Validate reports a conflict
+		// off names the strategies a config problem leaves out (a closed
+		// one is not off: it fails closed on its hooks).
+		off []string
 		err      error
 		// dashboard.notify and how notices are delivered.
 		notify    bool

@@ -183,15 +183,13 @@ type Loaded struct {
 
 // Problem is something wrong with the strategies configuration.
 type Problem struct {
-	// Kind is "config" (a section that cannot be used). ProblemConflict
-	// is reserved for gates whose answers could not be merged; none exist
-	// (gate.Merge merges every verdict), so Load never reports one.
+	// Kind is "config" (a section that cannot be used). There is no
+	// conflict kind: gate.Merge merges every verdict, so two strategies
+	// never switch each other off.
 	Kind string
 	// Strategies names the strategies involved.
 	Strategies []string
-	// Hook is the contested hook of a conflict.
-	Hook    string
-	Message string
+	Message    string
 	// FailClosed is set for a strategy left out by a config problem whose
 	// section still says fail_mode: closed: Gates stands in a gate that
 	// fails closed on Hooks (its hooks as far as they can be told).
@@ -200,11 +198,8 @@ type Problem struct {
 	matcher    *regexp.Regexp // a command strategy's matcher, when it compiles
 }
 
-// Problem kinds.
-const (
-	ProblemConfig   = "config"
-	ProblemConflict = "conflict"
-)
+// ProblemConfig is the kind of a section that cannot be used.
+const ProblemConfig = "config"
 
 func (p Problem) Error() string { return p.Message }
 
