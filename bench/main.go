@@ -176,7 +176,7 @@ func run() error {
 		goBench()
 	}
 	if *otelBench {
-		if err := benchOtel(tmp); err != nil {
+		if err := benchOtel(spcstr, tmp); err != nil {
 			fmt.Println("otel export:", err)
 		}
 	}

@@ -25,9 +25,8 @@ var (
 	buildErr  error
 )
 
-// spcstrBinary builds cmd/spcstr and its dashboard companion cmd/spcstr-tui
-// once per test run, side by side (spcstr finds the companion next to
-// itself), into a folder TestMain removes when the run ends.
+// spcstrBinary builds cmd/spcstr once per test run into a folder TestMain
+// removes when the run ends.
 func spcstrBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -38,8 +37,7 @@ func spcstrBinary(t testing.TB) string {
 		}
 		builtDir = dir
 		builtBin = filepath.Join(dir, "spcstr")
-		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-			"github.com/dylan-gluck/spcstr/cmd/spcstr", "github.com/dylan-gluck/spcstr/cmd/spcstr-tui")
+		cmd := exec.Command("go", "build", "-o", builtBin, "github.com/dylan-gluck/spcstr/cmd/spcstr")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)

@@ -8,7 +8,7 @@
 // receiver has accepted, so a rerun ships only what is new.
 //
 // This package links the OpenTelemetry SDK, protobuf and gRPC: it is built
-// into the spcstr-otel helper binary only, never into the hook's.
+// into spcstr only, never into spcstr-hook (cmd/spcstr-hook's tests guard it).
 package otelship
 
 import (
