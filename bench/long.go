@@ -135,12 +135,12 @@ func p2Long(bin, tmp string, n int) (empty, long time.Duration, stateBytes int64
 	}
 	var tEmpty, tLong []time.Duration
 	for i := 0; i < n; i++ {
-		d, _, err := exe(bin, []string{"hook"}, measuredPost(emptyRoot, emptyID, i), procEnv(emptyRoot))
+		d, _, err := exe(bin, nil, measuredPost(emptyRoot, emptyID, i), procEnv(emptyRoot))
 		if err != nil {
 			return 0, 0, 0, fmt.Errorf("empty session: %w", err)
 		}
 		tEmpty = append(tEmpty, d)
-		d, _, err = exe(bin, []string{"hook"}, measuredPost(longRoot, longID, i), procEnv(longRoot))
+		d, _, err = exe(bin, nil, measuredPost(longRoot, longID, i), procEnv(longRoot))
 		if err != nil {
 			return 0, 0, 0, fmt.Errorf("long session: %w", err)
 		}
