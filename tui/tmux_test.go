@@ -109,7 +109,7 @@ func startPane(t testing.TB, root, reg, bin, shell string, w, h int) *tmuxPane {
 		t.Fatal(err)
 	}
 	p.pid = pid
-	p.waitFor("sessions", 10*time.Second)
+	p.waitFor("sessions", 30*time.Second)
 	return p
 }
 
@@ -163,24 +163,24 @@ func payload(id, event string, extra string) string {
 
 func TestTmuxHookAppearsOnScreen(t *testing.T) {
 	p := startTUI(t, 120, 40)
-	p.waitFor("No sessions yet", 5*time.Second)
+	p.waitFor("No sessions yet", 30*time.Second)
 	id := "7e57e57e-0000-4000-8000-00000000beef"
 	p.hook(payload(id, "SessionStart", `,"source":"startup"`))
 	start := time.Now()
-	p.waitFor("7e57e57e", 10*time.Second)
+	p.waitFor("7e57e57e", 30*time.Second)
 	t.Logf("new session on screen %v after the hook exited", time.Since(start).Round(time.Millisecond))
 	p.hook(payload(id, "UserPromptSubmit", `,"prompt":"tmux-marker-one"`))
-	p.waitFor("tmux-marker-one", 10*time.Second)
+	p.waitFor("tmux-marker-one", 30*time.Second)
 	// The status comes from state.json and the registry, which the
 	// dashboard rereads on their own change events: wait for it (the
 	// helper fails the test with the screen if it never shows).
-	p.waitFor("working", 10*time.Second)
+	p.waitFor("working", 30*time.Second)
 	// Narrow the window: the stacked layout with tabs.
 	p.run("resize-window", "-t", p.session, "-x", "40", "-y", "30")
-	p.waitFor(" Sessions  Detail  Events", 5*time.Second)
+	p.waitFor(" Sessions  Detail  Events", 30*time.Second)
 	// q quits cleanly: the pane's process exits and the server goes away.
 	p.run("send-keys", "-t", p.session, "q")
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for exec.Command(p.tmux, "-L", p.socket, "has-session", "-t", p.session).Run() == nil {
 		if time.Now().After(deadline) {
 			scr, _ := p.capture()
