@@ -55,7 +55,7 @@ func benchStartup(spcstr, hook, tuifloor, tmp string) error {
 	if out, err := exec.Command(tmux, "-S", sock, "new-session", "-d", "-s", "keep", "--", "sleep", "3600").CombinedOutput(); err != nil {
 		return fmt.Errorf("tmux: %v: %s", err, out)
 	}
-	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
+	defer func() { _ = exec.Command(tmux, "-S", sock, "kill-server").Run() }()
 	var tTUI, tFloor []time.Duration
 	for i := 0; i < startupRuns; i++ {
 		d, err := firstFrameIn(tmux, sock, i, "Sessions", spcstr, "tui", "--dir", root)
@@ -87,7 +87,7 @@ func firstFrameIn(tmux, sock string, i int, want string, argv ...string) (time.D
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return 0, fmt.Errorf("tmux new-session: %v: %s", err, out)
 	}
-	defer exec.Command(tmux, "-S", sock, "kill-session", "-t", name).Run()
+	defer func() { _ = exec.Command(tmux, "-S", sock, "kill-session", "-t", name).Run() }()
 	for time.Since(start) < 30*time.Second {
 		out, err := exec.Command(tmux, "-S", sock, "capture-pane", "-p", "-t", name).Output()
 		if err == nil && strings.Contains(string(out), want) {

@@ -158,7 +158,9 @@ func Ship(ctx context.Context, opt Options) (Stats, error) {
 			if err != nil {
 				return x.stats, err
 			}
-			defer x.p.shutdown(context.WithoutCancel(ctx))
+			// The cursor records only what the receiver accepted, so an
+			// error here loses nothing a rerun would not send again.
+			defer func() { _ = x.p.shutdown(context.WithoutCancel(ctx)) }()
 		}
 		if err := x.pass(d); err != nil {
 			return x.stats, err
