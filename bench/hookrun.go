@@ -48,7 +48,7 @@ func newHookRun(bin, root string, events []map[string]any, transcript []byte, se
 	return &hookRun{
 		bin: bin, root: root, session: session, events: events, chunks: chunks,
 		transcript: filepath.Join(root, "transcript-"+session+".jsonl"),
-		args:       []string{"hook"},
+		args:       nil, // spcstr-hook; set {"hook"} for spcstr
 		env: append(os.Environ(), "CLAUDE_PROJECT_DIR="+root,
 			"SPCSTR_REGISTRY="+filepath.Join(root, "registry.json"), "CLAUDE_PID="+strconv.Itoa(os.Getpid())),
 	}

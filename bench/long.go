@@ -223,12 +223,12 @@ func p2Long(bin, tmp string, n int) (empty, long time.Duration, stateBytes int64
 		if err := appendTo(longT, line); err != nil {
 			return 0, 0, 0, "", err
 		}
-		d, _, err := exe(bin, []string{"hook"}, measuredPost(emptyRoot, emptyID, emptyT, i), procEnv(emptyRoot))
+		d, _, err := exe(bin, nil, measuredPost(emptyRoot, emptyID, emptyT, i), procEnv(emptyRoot))
 		if err != nil {
 			return 0, 0, 0, "", fmt.Errorf("empty session: %w", err)
 		}
 		tEmpty = append(tEmpty, d)
-		d, _, err = exe(bin, []string{"hook"}, measuredPost(longRoot, longID, longT, i), procEnv(longRoot))
+		d, _, err = exe(bin, nil, measuredPost(longRoot, longID, longT, i), procEnv(longRoot))
 		if err != nil {
 			return 0, 0, 0, "", fmt.Errorf("long session: %w", err)
 		}
@@ -240,7 +240,7 @@ func p2Long(bin, tmp string, n int) (empty, long time.Duration, stateBytes int64
 	}
 	// One more hook reads whatever the measured ones left (a hook reads at
 	// most 32 MiB), then the totals are compared.
-	if _, _, err := exe(bin, []string{"hook"}, measuredPost(longRoot, longID, longT, n), procEnv(longRoot)); err != nil {
+	if _, _, err := exe(bin, nil, measuredPost(longRoot, longID, longT, n), procEnv(longRoot)); err != nil {
 		return 0, 0, 0, "", err
 	}
 	tokens, err = compareTokens(statePath, longT)

@@ -4,7 +4,8 @@
 // measured in the same run (never against fixed numbers: these machines are
 // noisy), and prints the ratios:
 //
-//	P1  median `spcstr hook` time ÷ the floor program's (goal ≤ 1.5)
+//	P1  median `spcstr-hook` time ÷ the floor program's (goal ≤ 1.5);
+//	    `spcstr hook` (the whole program's recorder) is shown beside it
 //	P2  that hook time after 20,000 logged events ÷ at an empty log (≤ 1.1)
 //	P2-long  a PostToolUse hook after a long, heavy session (400 prompts of
 //	    3 KiB, 2,000 files read, 150 agents, 200 failures, 100
@@ -15,9 +16,11 @@
 //	    judged here too (idle CPU: spcstr tui on 76 unchanging sessions in
 //	    tmux, % of a core over 20 s from /proc/<pid>/stat, goal ≤ 0.5,
 //	    beside a static Bubble Tea program as its baseline)
+//	start-up: `spcstr --version` ÷ `spcstr-hook --version`, and `spcstr
+//	    tui` to its first frame in tmux ÷ a static Bubble Tea program's
 //
 // The floor program (bench/floor) is the least a Go hook can do: decode the
-// event and append one line, with an fsync. Both binaries are built here,
+// event and append one line, with an fsync. The binaries are built here,
 // with the release build's flags, and run interleaved on the same events.
 //
 // Run it from the repository root: go run ./bench
@@ -51,12 +54,13 @@ func main() {
 }
 
 var (
-	runs     = flag.Int("runs", 300, "hook invocations per measured configuration")
-	prefill  = flag.Int("events", 20000, "events logged before the P2 measurement")
-	longRuns = flag.Int("long-runs", 21, "PostToolUse hooks measured per session for P2-long")
-	onlyLong = flag.Bool("only-long", false, "measure P2-long only (for profiling)")
-	keep     = flag.Bool("keep", false, "keep the scratch folder")
-	tuiBench = flag.Bool("tui", true, "also run the dashboard and export benchmarks (go test -bench)")
+	runs      = flag.Int("runs", 300, "hook invocations per measured configuration")
+	prefill   = flag.Int("events", 20000, "events logged before the P2 measurement")
+	longRuns  = flag.Int("long-runs", 21, "PostToolUse hooks measured per session for P2-long")
+	onlyLong  = flag.Bool("only-long", false, "measure P2-long only (for profiling)")
+	onlyStart = flag.Bool("only-startup", false, "measure the start-up figures only")
+	keep      = flag.Bool("keep", false, "keep the scratch folder")
+	tuiBench  = flag.Bool("tui", true, "also run the dashboard and export benchmarks (go test -bench)")
 )
 
 func run() error {
@@ -80,12 +84,19 @@ func run() error {
 		return err
 	}
 
-	fmt.Println("building spcstr and the floor program (CGO_ENABLED=0, -trimpath, -ldflags=-s -w) ...")
+	fmt.Println("building spcstr, spcstr-hook and the floor programs (CGO_ENABLED=0, -trimpath, -ldflags=-s -w) ...")
 	spcstr := filepath.Join(tmp, "spcstr")
+	hook := filepath.Join(tmp, "spcstr-hook")
 	floor := filepath.Join(tmp, "floor")
-	hookOnly := filepath.Join(tmp, "hookonly")
+	tuifloor := filepath.Join(tmp, "tuifloor")
 	peakrss := filepath.Join(tmp, "peakrss")
 	if err := build(spcstr, "./cmd/spcstr"); err != nil {
+		return err
+	}
+	if err := build(hook, "./cmd/spcstr-hook"); err != nil {
+		return err
+	}
+	if err := build(tuifloor, "./bench/tuifloor"); err != nil {
 		return err
 	}
 	if err := build(peakrss, "./bench/peakrss"); err != nil {
@@ -94,12 +105,12 @@ func run() error {
 	if err := build(floor, "./bench/floor"); err != nil {
 		return err
 	}
-	if err := build(hookOnly, "./bench/hookonly"); err != nil {
-		return err
-	}
 
 	if *onlyLong {
-		return runLong(spcstr, tmp)
+		return runLong(hook, tmp)
+	}
+	if *onlyStart {
+		return benchStartup(spcstr, hook, tuifloor, tmp)
 	}
 	empty, err := newProject(filepath.Join(tmp, "empty"))
 	if err != nil {
@@ -114,13 +125,13 @@ func run() error {
 		return err
 	}
 
-	emptyRun := newHookRun(spcstr, empty, events, transcript, "bench-empty-0001")
-	fullRun := newHookRun(spcstr, full, events, transcript, "bench-full-00001")
-	onlyRun := newHookRun(hookOnly, empty, events, transcript, "bench-only-00001")
-	onlyRun.args = nil
+	emptyRun := newHookRun(hook, empty, events, transcript, "bench-empty-0001")
+	fullRun := newHookRun(hook, full, events, transcript, "bench-full-00001")
+	wholeRun := newHookRun(spcstr, empty, events, transcript, "bench-whole-0001")
+	wholeRun.args = []string{"hook"}
 	floorLog := filepath.Join(tmp, "floor.log")
-	var tFloor, tEmpty, tFull, tOnly []time.Duration
-	fmt.Printf("running %d interleaved invocations each of floor, hook (empty log), hook (%d logged events), recorder alone ...\n", *runs, *prefill)
+	var tFloor, tEmpty, tFull, tWhole []time.Duration
+	fmt.Printf("running %d interleaved invocations each of floor, spcstr-hook (empty log), spcstr-hook (%d logged events), spcstr hook ...\n", *runs, *prefill)
 	for i := 0; i < *runs; i++ {
 		ev := events[i%len(events)]
 		d, _, err := exe(floor, []string{floorLog}, ev, nil)
@@ -138,11 +149,11 @@ func run() error {
 			return err
 		}
 		tFull = append(tFull, d)
-		d, _, err = onlyRun.next(i)
+		d, _, err = wholeRun.next(i)
 		if err != nil {
 			return err
 		}
-		tOnly = append(tOnly, d)
+		tWhole = append(tWhole, d)
 	}
 
 	mFloor, mEmpty, mFull := median(tFloor), median(tEmpty), median(tFull)
@@ -157,26 +168,29 @@ func run() error {
 
 	fmt.Println()
 	fmt.Printf("%-34s median %7s   p90 %7s\n", "floor (decode + append + fsync)", ms(mFloor), ms(pct(tFloor, 90)))
-	fmt.Printf("%-34s median %7s   p90 %7s\n", "spcstr hook, empty log", ms(mEmpty), ms(pct(tEmpty, 90)))
-	fmt.Printf("%-34s median %7s   p90 %7s   (logs: %.1f MiB)\n", fmt.Sprintf("spcstr hook, %d logged events", *prefill), ms(mFull), ms(pct(tFull, 90)), float64(logBytes)/(1<<20))
-	fmt.Printf("%-34s median %7s   p90 %7s   (reference: ÷ floor %.2f)\n", "recorder alone (bench/hookonly)", ms(median(tOnly)), ms(pct(tOnly, 90)), float64(median(tOnly))/float64(mFloor))
+	fmt.Printf("%-34s median %7s   p90 %7s\n", "spcstr-hook, empty log", ms(mEmpty), ms(pct(tEmpty, 90)))
+	fmt.Printf("%-34s median %7s   p90 %7s   (logs: %.1f MiB)\n", fmt.Sprintf("spcstr-hook, %d logged events", *prefill), ms(mFull), ms(pct(tFull, 90)), float64(logBytes)/(1<<20))
+	fmt.Printf("%-34s median %7s   p90 %7s   (reference: ÷ floor %.2f)\n", "spcstr hook (the whole program)", ms(median(tWhole)), ms(pct(tWhole, 90)), float64(median(tWhole))/float64(mFloor))
 	fmt.Println()
-	verdict("P1 hook ÷ floor", p1, 1.5, "")
+	verdict("P1 spcstr-hook ÷ floor", p1, 1.5, "")
 	verdict("P2 hook at 20,000 logged events ÷ at empty log", p2, 1.1, "")
 	verdict("P3 peak RSS of one hook process (MiB)", p3, 12, fmt.Sprintf("(median %.1f MiB; the launcher alone %.1f MiB)", float64(rss[len(rss)/2])/1024, float64(launcherRSS)/1024))
 
-	if err := runLong(spcstr, tmp); err != nil {
+	if err := runLong(hook, tmp); err != nil {
 		return err
 	}
 
-	if err := initReport(spcstr, empty, events[0]); err != nil {
+	if err := initReport(hook, empty, events[0]); err != nil {
 		fmt.Println("init trace:", err)
+	}
+	if err := benchStartup(spcstr, hook, tuifloor, tmp); err != nil {
+		fmt.Println("start-up:", err)
 	}
 	if *tuiBench {
 		goBench()
 	}
 	if *otelBench {
-		if err := benchOtel(tmp); err != nil {
+		if err := benchOtel(spcstr, tmp); err != nil {
 			fmt.Println("otel export:", err)
 		}
 	}
@@ -282,10 +296,10 @@ func fill(root string, events []map[string]any, n int) error {
 
 var initLine = regexp.MustCompile(`^init (\S+) @[0-9.]+ ms, ([0-9.]+) ms clock`)
 
-// initReport runs the hook once with GODEBUG=inittrace=1 and sums package
+// initReport runs spcstr-hook once with GODEBUG=inittrace=1 and sums package
 // init time: all packages, spcstr's own, and the dashboard's dependencies.
 func initReport(bin, root string, ev map[string]any) error {
-	cmd := exec.Command(bin, "hook")
+	cmd := exec.Command(bin)
 	in, _ := json.Marshal(ev)
 	cmd.Stdin = bytes.NewReader(payload(ev, root, "bench-inittrace", ""))
 	_ = in

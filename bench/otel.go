@@ -28,19 +28,15 @@ const otelGoal = 2000
 
 // benchOtel ships a project of *otelEvents events to a local Collector
 // (built by scripts/otelcol-build, receiving OTLP/HTTP, debug exporter)
-// with the release-built spcstr-otel, and prints events per second.
-func benchOtel(tmp string) error {
+// with the release-built spcstr (spcstr otel), and prints events per second.
+func benchOtel(spcstr, tmp string) error {
 	fmt.Println()
-	fmt.Println("building the OpenTelemetry Collector (scripts/otelcol-build, cached after the first run) and spcstr-otel ...")
+	fmt.Println("building the OpenTelemetry Collector (scripts/otelcol-build, cached after the first run) ...")
 	out, err := exec.Command("scripts/otelcol-build").Output()
 	if err != nil {
 		return fmt.Errorf("scripts/otelcol-build: %w", err)
 	}
 	collector := strings.TrimSpace(string(out))
-	helper := filepath.Join(tmp, "spcstr-otel")
-	if err := build(helper, "./cmd/spcstr-otel"); err != nil {
-		return err
-	}
 	root, err := newProject(filepath.Join(tmp, "otel"))
 	if err != nil {
 		return err
@@ -98,7 +94,7 @@ service:
 	}
 	ship := func() (time.Duration, string, error) {
 		t0 := time.Now()
-		out, err := exec.Command(helper, "--dir", root, "--endpoint", "http://"+addr).CombinedOutput()
+		out, err := exec.Command(spcstr, "otel", "--dir", root, "--endpoint", "http://"+addr).CombinedOutput()
 		return time.Since(t0), strings.TrimSpace(string(out)), err
 	}
 	d, msg, err := ship()

@@ -17,15 +17,17 @@ func newInitCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "init",
 		Short: "Register spcstr's hooks and create .spcstr/ in this project",
-		Long: `Registers "spcstr hook" for every Claude Code hook event in
+		Long: `Registers spcstr's recorder for every Claude Code hook event in
 .claude/settings.json (with --global: ~/.claude/settings.json, or
 $CLAUDE_CONFIG_DIR/settings.json), creates .spcstr/ with logs/ and sessions/,
-and adds .spcstr/ to .gitignore.
+and adds .spcstr/ to .gitignore. The recorder is spcstr-hook, the lean
+binary, when it is installed beside this spcstr, else "spcstr hook" (the
+same records, a little slower on every tool call).
 
 It merges: every other key and hook in the file stays as it is, in the same
 order. Running it again changes nothing. The previous file is kept as
-settings.json.bak. When spcstr on PATH is not this binary, the hooks run this
-binary by its absolute path. WorktreeCreate is never registered: a hook there
+settings.json.bak. When the recorder's binary is not the one found on PATH,
+the hooks run it by its absolute path. WorktreeCreate is never registered: a hook there
 would replace Claude Code's own worktree creation.`,
 		Example: `  spcstr init            # this project
   spcstr init --dry-run  # show the changes as a diff, write nothing

@@ -5,35 +5,24 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/internal/install"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
+
+	"github.com/dylan-gluck/spcstr/internal/otelship"
+	"github.com/dylan-gluck/spcstr/state"
 )
 
-// OtelHelper is the companion binary that does the shipping. The
-// OpenTelemetry SDK, protobuf and gRPC live there only: linked into spcstr,
-// their package initialisation would run on every hook.
-const OtelHelper = "spcstr-otel"
-
-// OtelFlags are spcstr otel's flags.
-type OtelFlags struct {
+// otelFlags are spcstr otel's flags.
+type otelFlags struct {
 	Dir      string
 	Endpoint string
 	Follow   bool
 	RetryFor time.Duration
 }
 
-// OtelRunner does the work of spcstr otel.
-type OtelRunner func(ctx context.Context, c *cobra.Command, f OtelFlags) error
-
-// NewOtelCmd builds the otel command around run: spcstr's own tree hands
-// the parsed flags to the companion binary, which builds the same command
-// around the shipper.
-func NewOtelCmd(run OtelRunner) *cobra.Command {
-	var f OtelFlags
+func newOtelCmd() *cobra.Command {
+	var f otelFlags
 	c := &cobra.Command{
 		Use:   "otel",
 		Short: "Ship recorded sessions to OpenTelemetry (OTLP traces, logs, metrics)",
@@ -60,17 +49,14 @@ run fails and the next one resumes.
 
 The endpoint is --endpoint, else OTEL_EXPORTER_OTLP_ENDPOINT, else
 http://localhost:4318. OTEL_EXPORTER_OTLP_HEADERS (e.g. an API key),
-OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME are honoured.
-
-The work is done by the companion binary spcstr-otel, installed next to
-spcstr (so that "spcstr hook" never loads the OpenTelemetry SDK).`,
+OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME are honoured.`,
 		Example: `  spcstr otel                                   # ship what is new to localhost:4318
   spcstr otel --follow                          # keep shipping as sessions run
   OTEL_EXPORTER_OTLP_HEADERS="x-api-key=..." spcstr otel --endpoint https://otlp.example.com`,
 		Args:         cobra.NoArgs,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return run(cmd.Context(), cmd, f)
+			return ship(cmd.Context(), cmd, f)
 		},
 	}
 	fl := c.Flags()
@@ -81,52 +67,41 @@ spcstr (so that "spcstr hook" never loads the OpenTelemetry SDK).`,
 	return c
 }
 
-func newOtelCmd() *cobra.Command { return NewOtelCmd(runOtelHelper) }
-
-// runOtelHelper runs the companion binary with the flags given.
-func runOtelHelper(ctx context.Context, c *cobra.Command, _ OtelFlags) error {
-	helper, err := findHelper(OtelHelper, "spcstr otel", "the OpenTelemetry SDK")
+// ship runs one pass, or follows the logs.
+func ship(ctx context.Context, c *cobra.Command, f otelFlags) error {
+	root := f.Dir
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		root = state.FindRoot(os.Getenv("CLAUDE_PROJECT_DIR"), wd)
+	}
+	l := state.Layout{Root: root}
+	if !l.Exists() {
+		return fmt.Errorf("%s: %w", root, otelship.ErrNoProject)
+	}
+	cfg, err := otelship.LoadConfig(l)
 	if err != nil {
 		return err
 	}
-	var args []string
-	c.Flags().Visit(func(fl *pflag.Flag) {
-		args = append(args, "--"+fl.Name+"="+fl.Value.String())
-	})
-	return runHelper(ctx, helper, args, c)
-}
-
-// findHelper looks for the companion binary name next to the running
-// spcstr, then on PATH. command and what say, in the error, who needs it
-// and what it keeps out of spcstr.
-func findHelper(name, command, what string) (string, error) {
-	exe, _ := os.Executable()
-	if p, ok := install.FindCompanion(name, exe, lookPath); ok {
-		return p, nil
+	opt := otelship.Options{
+		Layout: l, Endpoint: otelship.Endpoint(f.Endpoint, os.Getenv), IncludeContent: cfg.IncludeContent,
+		RetryFor: f.RetryFor, Version: versionString(), Progress: c.ErrOrStderr(),
 	}
-	return "", withCode(2, fmt.Errorf(
-		"%s needs its companion binary %s (kept apart so that spcstr hook never loads %s), "+
-			"next to spcstr or on PATH: it comes in the release archive, or run "+
-			"go install github.com/dylan-gluck/spcstr/cmd/%s@latest", command, name, what, name))
-}
-
-var lookPath = exec.LookPath
-
-// runChild runs the helper as a child process and passes on its exit
-// status.
-func runChild(ctx context.Context, helper string, args []string, c *cobra.Command) error {
-	p := exec.CommandContext(ctx, helper, args...)
-	p.Stdin, p.Stdout, p.Stderr = c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr()
-	if err := p.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return withCode(ee.ExitCode(), errors.New(""))
+	if f.Follow {
+		return otelship.Follow(ctx, opt, c.ErrOrStderr())
+	}
+	st, err := otelship.Ship(ctx, opt)
+	if st.Events+st.Decisions > 0 || err == nil {
+		fmt.Fprintf(c.OutOrStdout(), "shipped %d events and %d decisions to %s (%d spans, %d log records)\n",
+			st.Events, st.Decisions, opt.Endpoint, st.Spans, st.LogRecords)
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return errors.New("interrupted; the next run resumes where this one stopped")
 		}
-		return fmt.Errorf("run %s: %w", helper, err)
+		return err
 	}
 	return nil
 }
-
-// Version describes this build, for the companion binary (whose release
-// build sets the same -ldflags).
-func Version() string { return versionString() }

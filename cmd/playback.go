@@ -28,7 +28,7 @@ func playback(cmd *cobra.Command, dir, registryPath, title string, noTUI bool, h
 	playCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- play(playCtx) }()
-	err := runTuiChild(ctx, cmd, TuiFlags{Dir: dir, Registry: registryPath, Title: title})
+	err := dashboard(ctx, cmd, tuiFlags{Dir: dir, Registry: registryPath, Title: title})
 	cancel()
 	playErr := <-done
 	if err != nil {

@@ -25,8 +25,8 @@ func TestReqScripts(t *testing.T) {
 	})
 }
 
-// buildSpcstr builds cmd/spcstr, with its companion spcstr-pyre, into a
-// temporary folder.
+// buildSpcstr builds cmd/spcstr and cmd/spcstr-hook side by side, as go
+// install ./cmd/... does, into a temporary folder.
 func buildSpcstr(t *testing.T) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
@@ -35,9 +35,7 @@ func buildSpcstr(t *testing.T) string {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "spcstr")
-	// spcstr-pyre beside it, as installed: it matches the command
-	// patterns only Python's syntax accepts.
-	for _, pkg := range []string{"spcstr", "spcstr-pyre"} {
+	for _, pkg := range []string{"spcstr", "spcstr-hook"} {
 		cmd := exec.Command(goTool, "build", "-o", filepath.Join(dir, pkg), "./"+pkg)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -62,6 +63,7 @@ requirements and the review/test feedback loop, and writes session summaries
 		newFocusCmd(),
 		newCostCmd(),
 		newNotifyCmd(),
+		newMatchPyCmd(),
 	)
 	addTUI(root)
 	return root
@@ -72,7 +74,7 @@ func Execute() int {
 	if event, ok := hookFastPath(os.Args[1:]); ok {
 		return runHook(context.Background(), os.Stdin, os.Stdout, os.Stderr, event)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	root := NewRootCmd(os.Stdout, os.Stderr)
 	if err := root.ExecuteContext(ctx); err != nil {

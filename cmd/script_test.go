@@ -39,9 +39,30 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(home, 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"expandenv": expandEnv,
+			"expandenv":  expandEnv,
+			"installbin": installBin,
 		},
 	})
+}
+
+// installBin puts a copy of the executable SRC at DST for a script to run.
+// testscript's cp writes DST in this process while other scripts, in
+// parallel, fork: a child inherits the open file until its own exec, and
+// running DST meanwhile fails with "text file busy" (ETXTBSY, about 1 run
+// in 5). A hard link writes nothing; where one cannot be made (another
+// file system), cp writes the copy in a process of its own, which has
+// exited, with the file closed, before anything runs it.
+func installBin(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: installbin SRC DST")
+	}
+	src, dst := ts.MkAbs(args[0]), ts.MkAbs(args[1])
+	if err := os.Link(src, dst); err == nil {
+		return
+	}
+	if out, err := exec.Command("cp", src, dst).CombinedOutput(); err != nil {
+		ts.Fatalf("cp %s %s: %v: %s", src, dst, err, out)
+	}
 }
 
 // expandEnv rewrites each FILE with its $VARIABLES replaced by the

@@ -2,19 +2,20 @@ package cmd
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui"
 )
 
-// TuiHelper is the companion binary that draws the dashboard. Bubble Tea,
-// Lip Gloss and the terminal libraries live there only: linked into
-// spcstr, their package initialisation would run on every hook.
-const TuiHelper = "spcstr-tui"
-
-// TuiFlags are the dashboard's flags (spcstr tui, bare spcstr, and what
+// tuiFlags are the dashboard's flags (spcstr tui, bare spcstr, and what
 // spcstr demo and spcstr replay open).
-type TuiFlags struct {
+type tuiFlags struct {
 	Dir  string
 	All  bool
 	Bell bool
@@ -26,9 +27,6 @@ type TuiFlags struct {
 	Title    string
 }
 
-// TuiRunner opens the dashboard.
-type TuiRunner func(ctx context.Context, c *cobra.Command, f TuiFlags) error
-
 const tuiLong = `Shows this project's Claude Code sessions live, from the files spcstr hook
 writes under .spcstr/: each session's status, agents, files, tools, prompts,
 errors, tokens and context use, requirement status, feedback-loop phases and
@@ -38,16 +36,11 @@ Press ? for every key, q to quit. NO_COLOR turns colors off.
 --all lists every project on this machine that spcstr has recorded (the
 projects list that spcstr init and each SessionStart keep, plus the live
 sessions of the registry), grouped, each with its live and recent
-sessions; enter opens a project's dashboard, and q there comes back.
+sessions; enter opens a project's dashboard, and q there comes back.`
 
-The dashboard is drawn by the companion binary spcstr-tui, installed next
-to spcstr (so that "spcstr hook" never loads the terminal libraries).`
-
-// NewTuiCmd builds the tui command around run: spcstr's own tree hands the
-// parsed flags to the companion binary, which builds the same command
-// around the dashboard.
-func NewTuiCmd(run TuiRunner) *cobra.Command {
-	var f TuiFlags
+// newTuiCmd builds the tui command.
+func newTuiCmd() *cobra.Command {
+	var f tuiFlags
 	c := &cobra.Command{
 		Use:          "tui",
 		Short:        "Open the live dashboard (also: bare spcstr)",
@@ -55,14 +48,14 @@ func NewTuiCmd(run TuiRunner) *cobra.Command {
 		Args:         cobra.NoArgs,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return run(cmd.Context(), cmd, f)
+			return dashboard(cmd.Context(), cmd, f)
 		},
 	}
 	f.register(c.Flags())
 	return c
 }
 
-func (f *TuiFlags) register(fl *pflag.FlagSet) {
+func (f *tuiFlags) register(fl *pflag.FlagSet) {
 	fl.StringVarP(&f.Dir, "dir", "C", "", "project folder (default: the nearest folder holding .spcstr/)")
 	fl.BoolVar(&f.Bell, "bell", false, "ring the terminal bell when a session starts waiting for you (also: dashboard.bell in .spcstr/config.yaml)")
 	fl.BoolVar(&f.Notify, "notify", false, "a desktop notification when a session starts waiting for you or a long turn ends, unless its pane is in front (also: dashboard.notify in .spcstr/config.yaml)")
@@ -73,57 +66,44 @@ func (f *TuiFlags) register(fl *pflag.FlagSet) {
 	_ = fl.MarkHidden("title")
 }
 
-// Args is f as the companion's command line.
-func (f TuiFlags) Args() []string {
-	var args []string
-	if f.Dir != "" {
-		args = append(args, "--dir="+f.Dir)
-	}
-	if f.All {
-		args = append(args, "--all")
-	}
-	if f.Bell {
-		args = append(args, "--bell")
-	}
-	if f.Notify {
-		args = append(args, "--notify")
-	}
-	if f.Registry != "" {
-		args = append(args, "--registry="+f.Registry)
-	}
-	if f.Title != "" {
-		args = append(args, "--title="+f.Title)
-	}
-	return args
-}
-
 // addTUI registers "spcstr tui" and makes the dashboard the root command's
 // default.
 func addTUI(root *cobra.Command) {
-	var f TuiFlags
+	var f tuiFlags
 	f.register(root.Flags())
 	root.RunE = func(cmd *cobra.Command, _ []string) error {
-		return runTuiHelper(cmd.Context(), cmd, f)
+		return dashboard(cmd.Context(), cmd, f)
 	}
-	root.AddCommand(NewTuiCmd(runTuiHelper))
+	root.AddCommand(newTuiCmd())
 }
 
-// runTuiHelper replaces spcstr with the companion binary, which then owns
-// the terminal.
-func runTuiHelper(ctx context.Context, c *cobra.Command, f TuiFlags) error {
-	helper, err := findHelper(TuiHelper, "spcstr tui", "the terminal libraries")
-	if err != nil {
-		return err
+// dashboard opens one project's dashboard, or every project's with --all.
+func dashboard(ctx context.Context, c *cobra.Command, f tuiFlags) error {
+	project := tui.Options{
+		RegistryPath: f.Registry,
+		NoColor:      tui.NoColorEnv(os.Getenv),
+		ReqActions:   tui.RequirementActions(),
+		Bell:         f.Bell,
+		Notify:       f.Notify,
+		Title:        f.Title,
 	}
-	return runHelper(ctx, helper, f.Args(), c)
-}
-
-// runTuiChild runs the dashboard as a child process (demo and replay play
-// events into their scratch project meanwhile) and returns when it ends.
-func runTuiChild(ctx context.Context, c *cobra.Command, f TuiFlags) error {
-	helper, err := findHelper(TuiHelper, "spcstr tui", "the terminal libraries")
-	if err != nil {
-		return err
+	if f.All {
+		if f.Dir != "" {
+			return errors.New("--all shows every project: give --all or --dir, not both")
+		}
+		home, _ := os.UserHomeDir()
+		return tui.RunAll(ctx, tui.AllOptions{Home: home, RegistryPath: f.Registry, Project: project}, c.InOrStdin(), c.OutOrStdout())
 	}
-	return runChild(ctx, helper, f.Args(), c)
+	root := f.Dir
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("current directory: %w", err)
+		}
+		root = state.FindRoot(os.Getenv("CLAUDE_PROJECT_DIR"), wd)
+	} else {
+		root = state.FindRoot("", root)
+	}
+	project.Layout = state.Layout{Root: root}
+	return tui.Run(ctx, project, c.InOrStdin(), c.OutOrStdout())
 }

@@ -2,71 +2,15 @@ package cmd
 
 import (
 	"fmt"
-	"runtime"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dylan-gluck/spcstr/internal/buildinfo"
 )
 
-// Set by the release build (-ldflags "-X github.com/dylan-gluck/spcstr/cmd.version=...").
-var (
-	version = ""
-	commit  = ""
-	date    = ""
-)
-
-// versionString describes this build: the release's ldflags when set,
-// otherwise the module version and the VCS data Go embedded at build time
-// (a `go build` or `go install` from a git checkout records the commit,
-// its date and whether the work tree had uncommitted changes).
-func versionString() string {
-	info, _ := debug.ReadBuildInfo()
-	return describeBuild(version, commit, date, info) + " " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
-}
-
-// describeBuild is "spcstr VERSION (COMMIT, DATE[, modified])": the values
-// set through -ldflags win; the build info fills in the rest.
-func describeBuild(v, c, d string, info *debug.BuildInfo) string {
-	modified := false
-	if info != nil {
-		if v == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
-			v = info.Main.Version
-		}
-		ldflagsCommit := c != ""
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				if c == "" {
-					c = s.Value
-				}
-			case "vcs.time":
-				if d == "" {
-					d = s.Value
-				}
-			case "vcs.modified":
-				modified = s.Value == "true" && !ldflagsCommit
-			}
-		}
-	}
-	if v == "" {
-		v = "dev"
-	}
-	if len(c) > 12 {
-		c = c[:12]
-	}
-	s := "spcstr " + v
-	if c != "" {
-		s += " (" + c
-		if d != "" {
-			s += ", " + d
-		}
-		if modified {
-			s += ", modified"
-		}
-		s += ")"
-	}
-	return s
-}
+// versionString describes this build (internal/buildinfo): spcstr and
+// spcstr-hook print the same line.
+func versionString() string { return buildinfo.String() }
 
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{

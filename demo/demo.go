@@ -345,8 +345,9 @@ func appendLines(path string, lines []TranscriptLine) error {
 	}
 	w := bufio.NewWriter(f)
 	for _, l := range lines {
-		w.Write(l.Line)
-		w.WriteByte('\n')
+		// A bufio.Writer keeps its first error, and Flush returns it.
+		_, _ = w.Write(l.Line)
+		_ = w.WriteByte('\n')
 	}
 	if err := w.Flush(); err != nil {
 		f.Close()

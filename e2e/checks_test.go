@@ -375,8 +375,8 @@ func checkPrompts(t *testing.T, r *run) {
 // agent_type and no SubagentStart) not counted.
 func checkAgents(t *testing.T, r *run) {
 	type call struct {
-		toolUseID, agentID, agentType, description, subagentType string
-		background                                               bool
+		toolUseID, agentID, description, subagentType string
+		background                                    bool
 	}
 	var calls []call
 	started := map[string]string{} // agent_id → agent_type from SubagentStart

@@ -77,8 +77,6 @@ const (
 	sessionEnd = `{"hook_event_name":"SessionEnd","session_id":"sess","reason":"prompt_input_exit"}`
 )
 
-type check func(s *state.Session) string
-
 func expect(cond bool, format string, args ...any) string {
 	if cond {
 		return ""

@@ -218,28 +218,42 @@ func TestFullDiskKeepsTheVerdict(t *testing.T) {
 	}
 }
 
-// A Python-only command_pattern that cannot be matched (here: its matcher,
-// spcstr-pyre, is not installed) leaves requirements undecided: with
-// fail_mode closed, the command is denied.
+// A Python-only command_pattern that cannot be matched (here: spcstr-hook,
+// which asks spcstr to match such a pattern, alone in its folder with a
+// PATH without spcstr) leaves requirements undecided: with fail_mode
+// closed, the command is denied.
 func TestFailClosedUnmatchablePattern(t *testing.T) {
 	req := "requirements:\n  pre_commit:\n    enabled: true\n    scope: single_use\n    trigger_tools:\n      - tool: Bash\n        command_pattern: \"git\\\\s+commit(?!.*--amend)\"\n"
-	// A copy of spcstr alone in its folder, and a PATH without the
-	// companion.
-	lone := filepath.Join(t.TempDir(), "spcstr")
-	data, err := os.ReadFile(spcstrBin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(lone+".tmp", data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(lone+".tmp", lone); err != nil {
-		t.Fatal(err)
+	buildLone.Do(func() {
+		// A folder of its own inside the test binaries' folder (removed
+		// with it), so that no spcstr stands beside it.
+		dir := filepath.Join(filepath.Dir(spcstrBin), "alone")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			buildLoneErr = err
+			return
+		}
+		loneHook = filepath.Join(dir, "spcstr-hook")
+		root, err := testshared.ModuleRoot()
+		if err != nil {
+			buildLoneErr = err
+			return
+		}
+		tmp := loneHook + ".tmp"
+		cmd := exec.Command("go", "build", "-o", tmp, "./cmd/spcstr-hook")
+		cmd.Dir, cmd.Env = root, append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildLoneErr = fmt.Errorf("%v: %s", err, out)
+			return
+		}
+		buildLoneErr = os.Rename(tmp, loneHook) // never run while being written
+	})
+	if buildLoneErr != nil {
+		t.Fatal(buildLoneErr)
 	}
 	run := func(p *project) hookResult {
 		p.env["PATH"] = t.TempDir()
 		cmd := binaryCmd(p, toolPayload(p, "fc7", "Bash", map[string]any{"command": "git commit -m x"}), "")
-		cmd.Path, cmd.Args[0] = lone, lone
+		cmd.Path, cmd.Args = loneHook, []string{loneHook}
 		var out, errOut strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		if err := cmd.Run(); err != nil {
@@ -257,28 +271,15 @@ func TestFailClosedUnmatchablePattern(t *testing.T) {
 	}
 }
 
-// A Python-only command_pattern whose match times out (spcstr-pyre's
-// 100 ms) leaves requirements undecided: closed denies, open tells.
+var (
+	buildLone    sync.Once
+	loneHook     string
+	buildLoneErr error
+)
+
+// A Python-only command_pattern whose match times out (the backtracking
+// engine's 100 ms) leaves requirements undecided: closed denies, open tells.
 func TestFailClosedRegexTimeout(t *testing.T) {
-	pyre := filepath.Join(filepath.Dir(spcstrBin), "spcstr-pyre")
-	buildPyre.Do(func() {
-		tmp := pyre + ".tmp"
-		cmd := exec.Command("go", "build", "-o", tmp, "./cmd/spcstr-pyre")
-		root, err := testshared.ModuleRoot()
-		if err != nil {
-			buildPyreErr = err
-			return
-		}
-		cmd.Dir, cmd.Env = root, append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildPyreErr = fmt.Errorf("%v: %s", err, out)
-			return
-		}
-		buildPyreErr = os.Rename(tmp, pyre) // never run while being written
-	})
-	if buildPyreErr != nil {
-		t.Fatal(buildPyreErr)
-	}
 	req := "requirements:\n  careful:\n    enabled: true\n    trigger_tools:\n      - tool: Bash\n        command_pattern: \"^(?!zzz)(a+)+$\"\n"
 	slow := strings.Repeat("a", 40) + "b"
 	p := failProject(t, "requirements:\n  fail_mode: closed\n", req)
@@ -296,11 +297,6 @@ func TestFailClosedRegexTimeout(t *testing.T) {
 		t.Fatalf("open records = %+v", recs)
 	}
 }
-
-var (
-	buildPyre    sync.Once
-	buildPyreErr error
-)
 
 // A gate that crashes (a command strategy killed by a signal) through the
 // real binary: closed blocks the Stop.

@@ -437,7 +437,7 @@ func (r *run) register(ctx context.Context, created bool) {
 func (r *run) registryEntry(started time.Time) registry.Entry {
 	ppid := os.Getppid()
 	if p := r.opt.Getenv("CLAUDE_PID"); p != "" {
-		fmt.Sscanf(p, "%d", &ppid)
+		_, _ = fmt.Sscanf(p, "%d", &ppid) // not a number: the parent's pid stays
 	}
 	branch := r.branch // the state's, from its cached HEAD stamp
 	if branch == "" {

@@ -110,9 +110,6 @@ func paths(p *[]string) section[string] {
 // sectionLen returns the length of section i's (decoded or appended) list.
 func (s *Session) sectionLen(i int) int { return s.sectionValue(i).len() }
 
-// clearSection empties section i's list, dropping its backing array.
-func (s *Session) clearSection(i int) { s.sectionValue(i).clear() }
-
 // encode returns the state in the sectioned layout, as pieces to write in
 // order: valid JSON that any reader decodes whole, whose sections a hook
 // can also find by line. Sections left encoded are passed through, not

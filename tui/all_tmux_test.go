@@ -36,30 +36,30 @@ func TestTmuxAllProjects(t *testing.T) {
 	shell := fmt.Sprintf("exec env HOME=%s SPCSTR_REGISTRY=%s TERM=xterm-256color %s tui --all", base, reg, bin)
 	p.run("new-session", "-d", "-s", p.session, "-x", "100", "-y", "24", shell)
 	t.Cleanup(func() { exec.Command(tm, "-L", p.socket, "kill-server").Run() })
-	p.waitFor("2 projects", 10*time.Second)
-	p.waitFor("no sessions yet", 5*time.Second)
+	p.waitFor("2 projects", 30*time.Second)
+	p.waitFor("no sessions yet", 30*time.Second)
 
 	// A session starts in beta: within a refresh it is listed, live, and
 	// beta moves first.
 	id := "a11a11a1-0000-4000-8000-000000000001"
 	p.hook(payload(id, "SessionStart", `,"source":"startup"`))
 	p.hook(payload(id, "UserPromptSubmit", `,"prompt":"all-projects-marker"`))
-	p.waitFor("all-projects-marker", 10*time.Second)
-	p.waitFor("1 live", 10*time.Second)
+	p.waitFor("all-projects-marker", 30*time.Second)
+	p.waitFor("1 live", 30*time.Second)
 
 	// The cursor stayed on alpha, now second: up, then enter.
 	p.run("send-keys", "-t", p.session, "k")
 	p.run("send-keys", "-t", p.session, "Enter")
-	p.waitFor("spcstr beta", 10*time.Second)
-	p.waitFor("a11a11a1", 10*time.Second)
+	p.waitFor("spcstr beta", 30*time.Second)
+	p.waitFor("a11a11a1", 30*time.Second)
 	p.run("send-keys", "-t", p.session, "?")
-	p.waitFor("all projects", 10*time.Second) // q's help in the key list
+	p.waitFor("all projects", 30*time.Second) // q's help in the key list
 	p.run("send-keys", "-t", p.session, "q")  // q closes the help
-	p.waitFor("? keys", 10*time.Second)       // the footer again
+	p.waitFor("? keys", 30*time.Second)       // the footer again
 	p.run("send-keys", "-t", p.session, "q")
-	p.waitFor("enter open project", 10*time.Second)
+	p.waitFor("enter open project", 30*time.Second)
 	p.run("send-keys", "-t", p.session, "q")
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for exec.Command(tm, "-L", p.socket, "has-session", "-t", p.session).Run() == nil {
 		if time.Now().After(deadline) {
 			scr, _ := p.capture()

@@ -51,14 +51,14 @@ type (
 	// strategiesMsg: the project's enabled strategies and its price
 	// table, read from .spcstr/config.yaml.
 	strategiesMsg struct {
-		prices   pricing.Table
-		bell     bool // dashboard.bell
-		active   []strategy.Info
-		dryRun   bool // the whole config is dry-run
+		prices pricing.Table
+		bell   bool // dashboard.bell
+		active []strategy.Info
+		dryRun bool // the whole config is dry-run
 		// off names the strategies a config problem leaves out (a closed
 		// one is not off: it fails closed on its hooks).
 		off []string
-		err      error
+		err error
 		// dashboard.notify and how notices are delivered.
 		notify    bool
 		method    notify.Method

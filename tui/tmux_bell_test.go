@@ -35,14 +35,14 @@ func TestTmuxNeedsInputRingsTheBell(t *testing.T) {
 	p.hook(payload(id, "UserPromptSubmit", `,"prompt":"Fix the login redirect"`))
 	p.hook(payload(newer, "SessionStart", `,"source":"startup"`))
 	p.hook(payload(newer, "UserPromptSubmit", `,"prompt":"A newer busy session"`))
-	p.waitFor("A newer busy session", 10*time.Second)
+	p.waitFor("A newer busy session", 30*time.Second)
 	if n := bells(); n != 0 {
 		t.Fatalf("%d bells before any session waited", n)
 	}
 	p.hook(payload(id, "Notification", `,"notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"`))
-	p.waitFor("1 need input", 10*time.Second)
-	scr := p.waitFor("Claude needs your permission", 5*time.Second)
-	deadline := time.Now().Add(3 * time.Second)
+	p.waitFor("1 need input", 30*time.Second)
+	scr := p.waitFor("Claude needs your permission", 30*time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for bells() == 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -57,7 +57,7 @@ func TestTmuxNeedsInputRingsTheBell(t *testing.T) {
 	}
 	// The next activity clears it, with no second bell.
 	p.hook(payload(id, "PreToolUse", `,"tool_name":"Bash","tool_input":{"command":"ls"}`))
-	deadline = time.Now().Add(10 * time.Second)
+	deadline = time.Now().Add(30 * time.Second)
 	for {
 		s, _ := p.capture()
 		if !bytes.Contains([]byte(s), []byte("need input")) {

@@ -25,9 +25,8 @@ var (
 	buildErr  error
 )
 
-// spcstrBinary builds cmd/spcstr and its dashboard companion cmd/spcstr-tui
-// once per test run, side by side (spcstr finds the companion next to
-// itself), into a folder TestMain removes when the run ends.
+// spcstrBinary builds cmd/spcstr once per test run into a folder TestMain
+// removes when the run ends.
 func spcstrBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -38,8 +37,7 @@ func spcstrBinary(t testing.TB) string {
 		}
 		builtDir = dir
 		builtBin = filepath.Join(dir, "spcstr")
-		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-			"github.com/dylan-gluck/spcstr/cmd/spcstr", "github.com/dylan-gluck/spcstr/cmd/spcstr-tui")
+		cmd := exec.Command("go", "build", "-o", builtBin, "github.com/dylan-gluck/spcstr/cmd/spcstr")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
@@ -111,7 +109,7 @@ func startPane(t testing.TB, root, reg, bin, shell string, w, h int) *tmuxPane {
 		t.Fatal(err)
 	}
 	p.pid = pid
-	p.waitFor("sessions", 10*time.Second)
+	p.waitFor("sessions", 30*time.Second)
 	return p
 }
 
@@ -165,24 +163,24 @@ func payload(id, event string, extra string) string {
 
 func TestTmuxHookAppearsOnScreen(t *testing.T) {
 	p := startTUI(t, 120, 40)
-	p.waitFor("No sessions yet", 5*time.Second)
+	p.waitFor("No sessions yet", 30*time.Second)
 	id := "7e57e57e-0000-4000-8000-00000000beef"
 	p.hook(payload(id, "SessionStart", `,"source":"startup"`))
 	start := time.Now()
-	p.waitFor("7e57e57e", 10*time.Second)
+	p.waitFor("7e57e57e", 30*time.Second)
 	t.Logf("new session on screen %v after the hook exited", time.Since(start).Round(time.Millisecond))
 	p.hook(payload(id, "UserPromptSubmit", `,"prompt":"tmux-marker-one"`))
-	p.waitFor("tmux-marker-one", 10*time.Second)
+	p.waitFor("tmux-marker-one", 30*time.Second)
 	// The status comes from state.json and the registry, which the
 	// dashboard rereads on their own change events: wait for it (the
 	// helper fails the test with the screen if it never shows).
-	p.waitFor("working", 10*time.Second)
+	p.waitFor("working", 30*time.Second)
 	// Narrow the window: the stacked layout with tabs.
 	p.run("resize-window", "-t", p.session, "-x", "40", "-y", "30")
-	p.waitFor(" Sessions  Detail  Events", 5*time.Second)
+	p.waitFor(" Sessions  Detail  Events", 30*time.Second)
 	// q quits cleanly: the pane's process exits and the server goes away.
 	p.run("send-keys", "-t", p.session, "q")
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for exec.Command(p.tmux, "-L", p.socket, "has-session", "-t", p.session).Run() == nil {
 		if time.Now().After(deadline) {
 			scr, _ := p.capture()

@@ -42,13 +42,13 @@ func run(args []string) (int, error) {
 	}
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "spcstr")
-	fmt.Fprintln(os.Stderr, "building spcstr and its dashboard (go build ./cmd/spcstr ./cmd/spcstr-tui; the first build takes about a minute, later ones a few seconds)…")
-	build := exec.Command("go", "build", "-o", tmp+string(filepath.Separator), "./cmd/spcstr", "./cmd/spcstr-tui")
+	fmt.Fprintln(os.Stderr, "building spcstr (go build ./cmd/spcstr; the first build takes about a minute, later ones a few seconds)…")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/spcstr")
 	build.Dir = filepath.Dir(mod)
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
-		return 1, fmt.Errorf("go build ./cmd/spcstr ./cmd/spcstr-tui: %w", err)
+		return 1, fmt.Errorf("go build ./cmd/spcstr: %w", err)
 	}
 	demo := exec.Command(bin, append([]string{"demo"}, args...)...)
 	demo.Stdin, demo.Stdout, demo.Stderr = os.Stdin, os.Stdout, os.Stderr

@@ -98,7 +98,7 @@ func FindClaude() (string, error) {
 	}
 	dir := filepath.Join(ToolsDir(), "claude-"+version)
 	if _, err := os.Stat(filepath.Join(dir, ".installed")); err != nil {
-		return "", fmt.Errorf("Claude Code %s is not installed (no %s)", version, dir)
+		return "", fmt.Errorf("the Claude Code CLI %s is not installed (no %s)", version, dir)
 	}
 	candidates := []string{filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe")}
 	more, _ := filepath.Glob(filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code-*", "claude"))

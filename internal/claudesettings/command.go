@@ -10,26 +10,35 @@ import (
 
 // HookCommand is the command spcstr registers for its hooks.
 type HookCommand struct {
-	// Program is the program as it should run, unquoted: "spcstr" or an
-	// absolute path.
+	// Program is the program as it should run, unquoted: "spcstr",
+	// "spcstr-hook" or an absolute path to either.
 	Program string
 	// Line is the shell form Claude Code runs with sh -c: Program (quoted
-	// when needed) followed by " hook".
+	// when needed), followed by " hook" when Program is spcstr.
 	Line string
-	// OnPath is true when "spcstr" on PATH is the running executable, so the
-	// short form is registered.
+	// OnPath is true when Program is the short form found on PATH (the
+	// running executable, or the spcstr-hook beside it).
 	OnPath bool
 	// Why says in one sentence why this form was chosen.
 	Why string
 	// Warning is set when the command will probably break later (a go run
 	// build that is deleted on exit).
 	Warning string
+	// Note is set when spcstr-hook, the faster lean recorder, is not
+	// installed beside spcstr, saying how to install it.
+	Note string
 }
 
+// LeanHook is the lean recorder binary's name: installed beside spcstr, it
+// is what spcstr init registers (it records what "spcstr hook" records,
+// without the dashboard's and OpenTelemetry's libraries).
+const LeanHook = "spcstr-hook"
+
 // ResolveCommand picks the command to register for the executable exe
-// (os.Executable()): "spcstr hook" when lookPath("spcstr") finds that same
-// file, otherwise exe's absolute path, so that the hooks work whether or not
-// spcstr is on PATH.
+// (os.Executable()). The program is spcstr-hook when that binary is
+// installed beside exe, else exe itself ("... hook"); it is registered by
+// its short name when lookPath finds that same file on PATH, otherwise by
+// its absolute path, so that the hooks work whether or not it is on PATH.
 func ResolveCommand(exe string, lookPath func(string) (string, error)) HookCommand {
 	if abs, err := filepath.Abs(exe); err == nil {
 		exe = abs
@@ -37,28 +46,55 @@ func ResolveCommand(exe string, lookPath func(string) (string, error)) HookComma
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
+	name, bin, lean := "spcstr", exe, false
+	if p := filepath.Join(filepath.Dir(exe), LeanHook+filepath.Ext(exe)); isExecutable(p) {
+		name, bin, lean = LeanHook, p, true
+	}
+	this, thisOne := "this binary", "this one"
+	if lean {
+		this, thisOne = "the spcstr-hook beside this binary", "the spcstr-hook beside this binary"
+	}
 	var hc HookCommand
-	onPath, err := lookPath("spcstr")
+	onPath, err := lookPath(name)
 	switch {
 	case err != nil || onPath == "":
-		hc.Why = "spcstr is not on PATH, so this binary's absolute path is registered; " +
-			"put spcstr on PATH and re-run spcstr init to register the short form"
-	case sameFile(onPath, exe):
-		hc.Program, hc.OnPath = "spcstr", true
-		hc.Why = "spcstr on PATH (" + onPath + ") is this binary"
+		hc.Why = name + " is not on PATH, so " + this + "'s absolute path is registered; " +
+			"put " + name + " on PATH and re-run spcstr init to register the short form"
+	case sameFile(onPath, bin):
+		hc.Program, hc.OnPath = name, true
+		hc.Why = name + " on PATH (" + onPath + ") is " + this
 	default:
-		hc.Why = "spcstr on PATH (" + onPath + ") is a different binary than this one, " +
-			"so this binary's absolute path is registered"
+		hc.Why = name + " on PATH (" + onPath + ") is a different binary than " + thisOne + ", " +
+			"so its absolute path is registered"
+	}
+	if lean {
+		hc.Why = "spcstr-hook, the lean recorder, is installed beside spcstr: " + hc.Why
+	} else {
+		hc.Note = "spcstr-hook, the lean recorder, is not installed beside spcstr: the hooks run spcstr hook, which records the same, " +
+			"a little slower on every tool call (in your spcstr checkout, go install ./cmd/... installs both; then run spcstr init again)"
 	}
 	if !hc.OnPath {
-		hc.Program = exe
+		hc.Program = bin
 		if strings.Contains(exe, string(filepath.Separator)+"go-build") {
 			hc.Warning = "this binary looks like a temporary \"go run\" build that disappears when it exits; " +
-				"install spcstr (go install ./cmd/spcstr in a checkout, or a release archive) and run spcstr init again"
+				"install spcstr (go install ./cmd/... in a checkout, or a release archive) and run spcstr init again"
 		}
 	}
-	hc.Line = ShellQuote(hc.Program) + " hook"
+	hc.Line = ShellQuote(hc.Program)
+	if !lean {
+		hc.Line += " hook"
+	}
 	return hc
+}
+
+// isExecutable reports whether p is a regular file with an execute bit
+// (on Windows, any regular file: the name carries .exe).
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	return filepath.Ext(p) == ".exe" || fi.Mode().Perm()&0o111 != 0
 }
 
 func sameFile(a, b string) bool {
@@ -184,20 +220,33 @@ func isAssignment(w string) bool {
 	return true
 }
 
-// isSpcstrProgram reports whether a program path names spcstr: its last
-// path element (either separator) is spcstr or spcstr.exe.
-func isSpcstrProgram(p string) bool {
+// programKind says what a program path names by its last path element
+// (either separator): spcstr ("spcstr" or spcstr.exe), the lean recorder
+// ("spcstr-hook" or spcstr-hook.exe), or neither ("").
+func programKind(p string) string {
 	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
 		p = p[i+1:]
 	}
-	return p == "spcstr" || strings.EqualFold(p, "spcstr.exe")
+	switch {
+	case p == "spcstr" || strings.EqualFold(p, "spcstr.exe"):
+		return "spcstr"
+	case p == LeanHook || strings.EqualFold(p, LeanHook+".exe"):
+		return LeanHook
+	}
+	return ""
 }
 
+// IsLeanHook reports whether a program path names spcstr-hook, the lean
+// recorder (its last path element is spcstr-hook or spcstr-hook.exe).
+func IsLeanHook(program string) bool { return programKind(program) == LeanHook }
+
 // parseSpcstr recognises spcstr's own hook command: an optional run of
-// NAME=value assignments, a program named spcstr (bare or any path), the
-// word "hook", and at most one EVENT argument; nothing else. For the exec
-// form (args set) command is the program and args its arguments. It returns
-// the program word's span in command (start == end == -1 for the exec form).
+// NAME=value assignments, then a program named spcstr (bare or any path)
+// and the word "hook", or a program named spcstr-hook, then at most one
+// EVENT argument; nothing else. For the exec form (args set) command is the
+// program and args its arguments. It returns the program word, whose span
+// in command covers the word "hook" after spcstr (start == end == -1 for
+// the exec form).
 func parseSpcstr(command string, args []string, hasArgs bool) (program word, ok bool) {
 	var words []word
 	if hasArgs {
@@ -214,18 +263,35 @@ func parseSpcstr(command string, args []string, hasArgs bool) (program word, ok 
 			words = words[1:]
 		}
 	}
-	if len(words) < 2 || len(words) > 3 || !isSpcstrProgram(words[0].text) || words[1].text != "hook" {
+	if len(words) == 0 {
 		return word{}, false
 	}
-	if len(words) == 3 && hookio.SnakeName(words[2].text) == "" {
+	program, rest := words[0], words[1:]
+	switch programKind(program.text) {
+	case "spcstr":
+		if len(rest) == 0 || rest[0].text != "hook" {
+			return word{}, false
+		}
+		if program.start >= 0 {
+			program.end = rest[0].end
+		}
+		rest = rest[1:]
+	case LeanHook:
+		if len(rest) > 0 && rest[0].text == "hook" { // "spcstr hook" miswritten
+			return word{}, false
+		}
+	default:
 		return word{}, false
 	}
-	return words[0], true
+	if len(rest) > 1 || len(rest) == 1 && hookio.SnakeName(rest[0].text) == "" {
+		return word{}, false
+	}
+	return program, true
 }
 
 // IsSpcstrCommand reports whether a command handler (command, and args for
 // the exec form) is spcstr's own hook: "spcstr hook", "<path>/spcstr hook",
-// with or without an EVENT argument or leading VAR=value assignments.
+// "spcstr-hook", "<path>/spcstr-hook", with or without an EVENT argument or leading VAR=value assignments.
 func IsSpcstrCommand(command string, args []string) bool {
 	_, ok := parseSpcstr(command, args, args != nil)
 	return ok

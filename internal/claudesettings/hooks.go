@@ -311,15 +311,26 @@ func (d *Document) edit(arr *node, decide func(group, handler *node, prog word) 
 	return dropped
 }
 
-// rewriteProgram points an spcstr handler at hc.Program, keeping the rest
-// of its command (assignments, EVENT argument) as written.
+// rewriteProgram points an spcstr handler at hc's program (spcstr hook or
+// spcstr-hook), keeping the rest of its command (assignments, EVENT
+// argument) as written.
 func rewriteProgram(h *node, prog word, hc HookCommand) {
-	if prog.start < 0 { // exec form: command is the bare program
+	if prog.start < 0 { // exec form: command is the bare program, args the rest
 		h.set("command", newString(hc.Program))
+		var args []*node
+		if programKind(hc.Program) == "spcstr" {
+			args = append(args, newString("hook"))
+		}
+		for _, a := range h.get("args").strings() {
+			if a != "hook" {
+				args = append(args, newString(a))
+			}
+		}
+		h.set("args", newArray(args...))
 		return
 	}
 	command, _ := h.get("command").str()
-	h.set("command", newString(command[:prog.start]+ShellQuote(hc.Program)+command[prog.end:]))
+	h.set("command", newString(command[:prog.start]+hc.Line+command[prog.end:]))
 }
 
 // SpcstrCommands returns the distinct spcstr hook commands the file

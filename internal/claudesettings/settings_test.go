@@ -510,11 +510,43 @@ func TestIsSpcstrCommand(t *testing.T) {
 		{"/bin/spcstr-old hook", nil, false},
 		{"'spcstr hook", nil, false},
 		{"spcstr hook", []string{}, false}, // exec form: program "spcstr hook" does not exist
+		{"spcstr-hook", nil, true},
+		{"spcstr-hook PreToolUse", nil, true},
+		{"'/Users/me/my tools/spcstr-hook' stop", nil, true},
+		{`C:/tools/spcstr-hook.exe`, nil, true},
+		{"/usr/bin/spcstr-hook", []string{}, true},
+		{"/usr/bin/spcstr-hook", []string{"Stop"}, true},
+		{"spcstr-hook hook", nil, false},
+		{"spcstr-hook Stop extra", nil, false},
+		{"spcstr-hooks", nil, false},
 	}
 	for _, tt := range tests {
 		if got := IsSpcstrCommand(tt.command, tt.args); got != tt.want {
 			t.Errorf("IsSpcstrCommand(%q, %q) = %v, want %v", tt.command, tt.args, got, tt.want)
 		}
+	}
+}
+
+// Install moves a registered "spcstr hook" to spcstr-hook and back,
+// keeping assignments and the EVENT argument, in both forms.
+func TestInstallSwitchesRecorder(t *testing.T) {
+	lean := HookCommand{Program: "spcstr-hook", Line: "spcstr-hook", OnPath: true}
+	d := parse(t, `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "X=1 spcstr hook Stop"}]}],
+  "SessionEnd": [{"hooks": [{"type": "command", "command": "/usr/bin/spcstr", "args": ["hook", "SessionEnd"]}]}]}}`)
+	d.Install(lean, []string{"Stop", "SessionEnd"})
+	got := map[string]string{}
+	for _, h := range d.Handlers() {
+		got[h.Event] = h.Command + " " + strings.Join(h.Args, ",")
+	}
+	if got["Stop"] != "X=1 spcstr-hook Stop " || got["SessionEnd"] != "spcstr-hook SessionEnd" {
+		t.Errorf("to spcstr-hook: %q", got)
+	}
+	d.Install(short, []string{"Stop", "SessionEnd"})
+	for _, h := range d.Handlers() {
+		got[h.Event] = h.Command + " " + strings.Join(h.Args, ",")
+	}
+	if got["Stop"] != "X=1 spcstr hook Stop " || got["SessionEnd"] != "spcstr hook,SessionEnd" {
+		t.Errorf("back to spcstr hook: %q", got)
 	}
 }
 
@@ -578,6 +610,17 @@ func TestResolveCommand(t *testing.T) {
 				t.Errorf("%q is not recognised as spcstr's", hc.Line)
 			}
 		})
+	}
+	// spcstr-hook beside spcstr is what gets registered.
+	lean := filepath.Join(dir, "my tools", "spcstr-hook")
+	if err := os.WriteFile(lean, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if hc := ResolveCommand(exe, notFound); hc.Line != "'"+lean+"'" || hc.OnPath || !IsSpcstrCommand(hc.Line, nil) {
+		t.Errorf("beside spcstr, off PATH: %+v", hc)
+	}
+	if hc := ResolveCommand(exe, found(lean)); hc.Line != "spcstr-hook" || !hc.OnPath || !strings.Contains(hc.Why, "lean recorder") {
+		t.Errorf("beside spcstr, on PATH: %+v", hc)
 	}
 	if hc := ResolveCommand("/tmp/go-build123/b001/exe/spcstr", notFound); hc.Warning == "" {
 		t.Errorf("no warning for a go run build")

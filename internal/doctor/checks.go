@@ -99,7 +99,7 @@ func checkBinary(_ context.Context, env *Env) []Finding {
 			if err != nil {
 				out = append(out, Finding{Severity: Error, Path: from[i].Path,
 					Message: fmt.Sprintf("%s registers %q but %s is not on PATH: the hooks fail and nothing is recorded", where, h.Command, prog),
-					Fix:     "put spcstr on PATH, or run spcstr init again (it registers the absolute path when spcstr is not on PATH)"})
+					Fix:     "put " + prog + " on PATH, or run spcstr init again (it registers the absolute path when it is not on PATH)"})
 				continue
 			}
 			prog = p
@@ -114,6 +114,9 @@ func checkBinary(_ context.Context, env *Env) []Finding {
 			out = append(out, Finding{Severity: Error, Path: from[i].Path,
 				Message: fmt.Sprintf("%s registers %q but %s is not an executable file", where, h.Command, prog),
 				Fix:     "run spcstr init again with the spcstr you want the hooks to run"})
+		case claudesettings.IsLeanHook(prog):
+			out = append(out, Finding{Severity: OK, Path: from[i].Path,
+				Message: fmt.Sprintf("%s registers %q, the lean recorder (its version: see recorder)", where, h.Command)})
 		case exe != "" && !sameFile(prog, exe):
 			out = append(out, Finding{Severity: Warning, Path: from[i].Path,
 				Message: fmt.Sprintf("%s registers %q, which runs %s, not this binary (%s)", where, h.Command, prog, exe),

@@ -38,6 +38,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/buildinfo"
 	"github.com/dylan-gluck/spcstr/internal/claudesettings"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -92,7 +93,7 @@ func DefaultChecks() []Check {
 		{Name: "gitignore", Run: checkGitignore},
 		{Name: "tempfiles", Run: checkTempFiles},
 		{Name: "otel", Run: checkOtel},
-		{Name: "companions", Run: checkCompanions},
+		{Name: "recorder", Run: checkRecorder},
 	}
 }
 
@@ -107,6 +108,10 @@ type Env struct {
 	LookPath func(string) (string, error)
 	// Executable is the running spcstr binary ("" when unknown).
 	Executable string
+	// Version is the running spcstr's version line (buildinfo.String).
+	Version string
+	// RunVersion runs a program with --version and returns its first line.
+	RunVersion func(ctx context.Context, prog string) (string, error)
 	// ManagedFiles are the organization's managed settings files.
 	ManagedFiles []string
 	// Git is the git program, "" when git is not installed.
@@ -137,6 +142,8 @@ func DefaultEnv(root string) *Env {
 		LookPath:     exec.LookPath,
 		ManagedFiles: managedFiles(),
 		Now:          time.Now(),
+		Version:      buildinfo.String(),
+		RunVersion:   runVersion,
 	}
 	if exe, err := os.Executable(); err == nil {
 		e.Executable = exe

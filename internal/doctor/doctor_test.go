@@ -38,9 +38,6 @@ func newFixture(t *testing.T) *fixture {
 	f.mkdir(f.home)
 	f.write(f.exe, "#!/bin/sh\n")
 	_ = os.Chmod(f.exe, 0o755)
-	for _, c := range []string{"spcstr-tui", "spcstr-otel", "spcstr-pyre"} { // the companions, beside spcstr
-		f.write(filepath.Join(filepath.Dir(f.exe), c), "#!/bin/sh\n")
-	}
 	f.path["spcstr"] = f.exe
 	f.write(filepath.Join(f.root, ".gitignore"), ".spcstr/\n")
 	f.write(filepath.Join(f.root, ".git", "HEAD"), "ref: refs/heads/main\n")
@@ -60,6 +57,17 @@ func newFixture(t *testing.T) *fixture {
 		},
 		Executable: f.exe,
 		Now:        time.Now(),
+		Version:    "spcstr v1",
+		// A program's "version" is its file's second line: nothing written
+		// here is executed (no ETXTBSY under parallel tests).
+		RunVersion: func(_ context.Context, prog string) (string, error) {
+			b, err := os.ReadFile(prog)
+			lines := strings.Split(string(b), "\n")
+			if err != nil || len(lines) < 2 || lines[1] == "" {
+				return "", errors.New("exit status 1")
+			}
+			return lines[1], nil
+		},
 	}
 	return f
 }
@@ -97,8 +105,26 @@ func hooksJSON(event, matcher, command string) string {
 	return `{"hooks": {"` + event + `": [{` + m + `"hooks": [{"type": "command", "command": "` + command + `"}]}]}}`
 }
 
+// installLean puts spcstr-hook of spcstr's version beside spcstr and
+// registers it, as go install ./cmd/... and spcstr init do.
+func (f *fixture) installLean() string {
+	lean := filepath.Join(filepath.Dir(f.exe), "spcstr-hook")
+	f.write(lean, "#!/bin/sh\nspcstr v1\n")
+	if err := os.Chmod(lean, 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	doc, _ := claudesettings.Load(claudesettings.ProjectFile(f.root))
+	doc.Install(claudesettings.HookCommand{Program: lean, Line: lean}, claudesettings.Events())
+	if _, err := doc.Save(); err != nil {
+		f.t.Fatal(err)
+	}
+	f.env = withFreshSettings(f.env)
+	return lean
+}
+
 func TestHealthy(t *testing.T) {
 	f := newFixture(t)
+	f.installLean()
 	r := Run(context.Background(), f.env, DefaultChecks())
 	if !r.Healthy {
 		var b bytes.Buffer
@@ -349,35 +375,59 @@ func TestExtraCheckAndJSON(t *testing.T) {
 	}
 }
 
-// TestCompanions: a companion beside spcstr or on PATH is reported found; a
-// missing spcstr-tui or spcstr-pyre says what cannot work (an info:
-// recording does not need them).
-func TestCompanions(t *testing.T) {
+// TestRecorder: without spcstr-hook the hooks run spcstr hook (an info
+// with an install fix); installed beside spcstr but not registered, init
+// is the fix; registered, it must run and be spcstr's version.
+func TestRecorder(t *testing.T) {
 	f := newFixture(t)
-	if err := os.Remove(filepath.Join(filepath.Dir(f.exe), "spcstr-tui")); err != nil {
+	check := []Check{{Name: "recorder", Run: checkRecorder}}
+	r := Run(context.Background(), f.env, check)
+	if !r.Healthy || len(r.Findings) != 1 || r.Findings[0].Severity != Info ||
+		!strings.Contains(r.Findings[0].Message, "not installed") || !strings.Contains(r.Findings[0].Fix, "go install ./cmd/...") {
+		t.Fatalf("not installed: %+v", r.Findings)
+	}
+	lean := filepath.Join(filepath.Dir(f.exe), "spcstr-hook")
+	f.write(lean, "#!/bin/sh\nspcstr v1\n")
+	if err := os.Chmod(lean, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(filepath.Dir(f.exe), "spcstr-otel")); err != nil {
+	r = Run(context.Background(), f.env, check)
+	if !r.Healthy || len(r.Findings) != 1 || r.Findings[0].Fix != "run spcstr init: it registers spcstr-hook" {
+		t.Fatalf("installed, not registered: %+v", r.Findings)
+	}
+	f.installLean()
+	full := []Check{{Name: "binary", Run: checkBinary}, {Name: "recorder", Run: checkRecorder}}
+	r = Run(context.Background(), f.env, full)
+	if !r.Healthy || len(r.Findings) != 3 || r.Findings[2].Severity != OK || !strings.Contains(r.Findings[2].Message, "same version") {
+		t.Fatalf("registered, same version: %+v", r.Findings)
+	}
+	f.write(lean, "#!/bin/sh\nspcstr v0\n")
+	r = Run(context.Background(), f.env, full)
+	if r.Healthy || r.Findings[2].Severity != Warning || !strings.Contains(r.Findings[2].Message, `"spcstr v0"`) ||
+		!strings.Contains(r.Findings[2].Fix, "go install ./cmd/...") || !strings.Contains(r.Findings[2].Fix, "remove "+lean) {
+		t.Fatalf("other version: %+v", r.Findings)
+	}
+	f.write(lean, "#!/bin/sh\n")
+	r = Run(context.Background(), f.env, full)
+	if r.Healthy || r.Findings[2].Severity != Error || !strings.Contains(r.Findings[2].Message, "--version fails") {
+		t.Fatalf("does not run: %+v", r.Findings)
+	}
+	if err := os.Remove(lean); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(filepath.Dir(f.exe), "spcstr-pyre")); err != nil {
-		t.Fatal(err)
+	r = Run(context.Background(), f.env, full)
+	if r.Healthy || len(r.Findings) != 2 || r.Findings[1].Severity != Error || !strings.Contains(r.Findings[1].Message, "does not exist") {
+		t.Fatalf("missing: %+v", r.Findings)
 	}
-	elsewhere := filepath.Join(t.TempDir(), "spcstr-otel")
-	f.write(elsewhere, "#!/bin/sh\n")
-	f.path["spcstr-otel"] = elsewhere
-	r := Run(context.Background(), f.env, []Check{{Name: "companions", Run: checkCompanions}})
-	if !r.Healthy || len(r.Findings) != 3 {
-		t.Fatalf("findings %+v", r.Findings)
+	for _, fd := range r.Findings {
+		if strings.Contains(fd.Fix, "@latest") {
+			t.Errorf("a fix that fails when pasted: %q", fd.Fix)
+		}
 	}
-	tui, otel, pyre := r.Findings[0], r.Findings[1], r.Findings[2]
-	if pyre.Severity != Info || !strings.Contains(pyre.Message, "spcstr-pyre is not installed") || !strings.Contains(pyre.Fix, "cmd/spcstr-pyre") {
-		t.Errorf("spcstr-pyre: %+v", pyre)
-	}
-	if tui.Severity != Info || !strings.Contains(tui.Message, "spcstr-tui is not installed") || !strings.Contains(tui.Fix, "go install") {
-		t.Errorf("spcstr-tui: %+v", tui)
-	}
-	if otel.Severity != OK || otel.Path != elsewhere {
-		t.Errorf("spcstr-otel: %+v", otel)
-	}
+}
+
+// withFreshSettings copies env without its loaded settings files.
+func withFreshSettings(e *Env) *Env {
+	return &Env{Root: e.Root, Getenv: e.Getenv, LookPath: e.LookPath, Executable: e.Executable,
+		ManagedFiles: e.ManagedFiles, Git: e.Git, Now: e.Now, Version: e.Version, RunVersion: e.RunVersion}
 }

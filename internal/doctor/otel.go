@@ -6,7 +6,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/internal/install"
 	"github.com/dylan-gluck/spcstr/internal/otelcursor"
 )
 
@@ -53,32 +52,4 @@ func checkOtel(_ context.Context, env *Env) []Finding {
 	default:
 		return []Finding{{Severity: Info, Message: fmt.Sprintf("spcstr otel has %d KiB to ship (last shipped %s)", (behind+1023)/1024, last)}}
 	}
-}
-
-// checkCompanions: spcstr tui (and demo, replay), spcstr otel and
-// Python-only command patterns run companion binaries found next to
-// spcstr or on PATH.
-func checkCompanions(_ context.Context, env *Env) []Finding {
-	var out []Finding
-	for _, name := range install.Companions {
-		p, ok := install.FindCompanion(name, resolve(env.Executable), env.LookPath)
-		switch {
-		case ok:
-			out = append(out, Finding{Severity: OK, Message: name + " is installed", Path: p})
-		case name == "spcstr-tui":
-			// Info, not a warning: recording works without it.
-			out = append(out, Finding{Severity: Info,
-				Message: "spcstr-tui is not installed next to spcstr or on PATH: spcstr tui, demo and replay cannot open the dashboard",
-				Fix:     "install it beside spcstr: go install github.com/dylan-gluck/spcstr/cmd/spcstr-tui (from a checkout: go install ./cmd/spcstr-tui)"})
-		case name == "spcstr-pyre":
-			out = append(out, Finding{Severity: Info,
-				Message: "spcstr-pyre is not installed next to spcstr or on PATH: a requirement command_pattern that only Python's syntax accepts (a look-around, a back-reference) never matches without it",
-				Fix:     "install it beside spcstr: go install github.com/dylan-gluck/spcstr/cmd/spcstr-pyre (from a checkout: go install ./cmd/spcstr-pyre)"})
-		default:
-			out = append(out, Finding{Severity: Info,
-				Message: name + " is not installed: spcstr otel needs it (nothing else does)",
-				Fix:     "go install github.com/dylan-gluck/spcstr/cmd/" + name + " when you want to ship to OpenTelemetry"})
-		}
-	}
-	return out
 }

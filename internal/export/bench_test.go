@@ -257,10 +257,9 @@ func addOnce(list *[]string, p string) {
 // logWriter writes a log in the recorder's layout: "[\n", entries joined by
 // ",\n", "\n]\n".
 type logWriter struct {
-	f     *os.File
-	w     *bufio.Writer
-	n     int
-	bytes int64
+	f *os.File
+	w *bufio.Writer
+	n int
 }
 
 func newLogWriter(tb testing.TB, path string) *logWriter {

@@ -288,7 +288,7 @@ func (sc *scanner) tail(tail []byte, into *envelopeTail) bool {
 				into.Outcome = &outcome{DurationMS: dur}
 				return true
 			case bytes.HasPrefix(r, []byte(truncatedKey)) && r[len(r)-1] == '}' &&
-				bytes.IndexAny(r[len(truncatedKey):len(r)-1], "{}") < 0:
+				!bytes.ContainsAny(r[len(truncatedKey):len(r)-1], "{}"):
 				// A flat map that closes the entry: only its presence counts.
 				into.Outcome, into.cut = &outcome{DurationMS: dur}, true
 				return true

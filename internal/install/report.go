@@ -13,6 +13,9 @@ func (r *Result) WriteInit(w io.Writer) error {
 	p := &printer{w: w}
 	p.f("Project: %s\n", r.Root)
 	p.f("Hook command: %s\n  why: %s\n", r.Command.Line, r.Command.Why)
+	if r.Command.Note != "" {
+		p.f("Note: %s\n", r.Command.Note)
+	}
 	if r.Command.Warning != "" {
 		p.f("Warning: %s\n", r.Command.Warning)
 	}

@@ -8,7 +8,7 @@
 // receiver has accepted, so a rerun ships only what is new.
 //
 // This package links the OpenTelemetry SDK, protobuf and gRPC: it is built
-// into the spcstr-otel helper binary only, never into the hook's.
+// into spcstr only, never into spcstr-hook (cmd/spcstr-hook's tests guard it).
 package otelship
 
 import (
@@ -158,7 +158,9 @@ func Ship(ctx context.Context, opt Options) (Stats, error) {
 			if err != nil {
 				return x.stats, err
 			}
-			defer x.p.shutdown(context.WithoutCancel(ctx))
+			// The cursor records only what the receiver accepted, so an
+			// error here loses nothing a rerun would not send again.
+			defer func() { _ = x.p.shutdown(context.WithoutCancel(ctx)) }()
 		}
 		if err := x.pass(d); err != nil {
 			return x.stats, err

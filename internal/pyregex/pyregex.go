@@ -1,9 +1,9 @@
 // Package pyregex matches regular expressions written for Python's re
 // that Go's RE2 cannot compile (look-arounds, back-references), with a
-// backtracking engine. It runs in the spcstr-pyre companion and never in
-// spcstr: the engine's package init (Unicode class tables) cost every hook
-// call 0.25–0.3 ms, measured side by side, and very few requirements need
-// it (internal/requirements matches its patterns through the companion).
+// backtracking engine. spcstr links it; spcstr-hook does not (the engine's
+// package init, Unicode class tables, would cost every hook call) and asks
+// spcstr instead (spcstr matchpy): very few requirements need it
+// (docs/performance.md has the figures).
 package pyregex
 
 import (

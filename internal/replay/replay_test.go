@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,8 +21,13 @@ func fakeHook(t *testing.T) (exe, out string) {
 	out = filepath.Join(dir, "calls")
 	exe = filepath.Join(dir, "spcstr")
 	script := "#!/bin/sh\n[ \"$1\" = hook ] || exit 2\nprintf '%s %s %s\\n' \"$(cat)\" \"$CLAUDE_PROJECT_DIR\" \"$SPCSTR_REGISTRY\" >> " + out + "\n"
-	if err := os.WriteFile(exe, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
+	// Written by a process of its own, which has exited (the file closed)
+	// before the script runs: a file this process writes can be inherited,
+	// open, by a concurrent fork, and running it fails with ETXTBSY.
+	w := exec.Command("sh", "-c", `cat > "$1" && chmod 755 "$1"`, "sh", exe)
+	w.Stdin = strings.NewReader(script)
+	if out, err := w.CombinedOutput(); err != nil {
+		t.Fatalf("write %s: %v: %s", exe, err, out)
 	}
 	return exe, out
 }

@@ -1,18 +1,13 @@
 package requirements
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"regexp/syntax"
 	"strings"
-	"time"
-
-	"github.com/dylan-gluck/spcstr/internal/install"
 )
 
 // Trigger is one trigger_tools entry: a tool name, and for Bash optionally a
@@ -30,9 +25,10 @@ type matcher interface{ MatchString(string) bool }
 // compilePattern compiles a command_pattern written for Python's re: with
 // Go's RE2 when it can (linear time, in the hook's own process). A pattern
 // RE2 rejects (look-arounds, back-references: Python's own syntax) is
-// checked for syntax here and matched by the spcstr-pyre companion, whose
-// backtracking engine would cost every hook call its package init if it
-// were linked into spcstr.
+// checked for syntax here and matched by MatchPython, which the binary
+// provides: spcstr links the backtracking engine (internal/pyregex);
+// spcstr-hook asks spcstr, so that the engine's package init is not paid by
+// every hook call.
 func compilePattern(s string) (matcher, error) {
 	re, err := regexp.Compile(s)
 	if err == nil {
@@ -45,14 +41,14 @@ func compilePattern(s string) (matcher, error) {
 }
 
 // pythonPattern is a command_pattern only Python's syntax accepts, matched
-// by the spcstr-pyre companion. One that cannot be matched (the companion
-// missing, a pattern it rejects, a match that ran out of time) does not
-// match, and says why on stderr.
+// by MatchPython. One that cannot be matched (no engine, a pattern the
+// engine rejects, a match that ran out of time) does not match, and says
+// why on stderr.
 type pythonPattern struct{ src string }
 
 // Match is MatchString with the reason a match could not be made.
 func (p pythonPattern) Match(s string) (bool, error) {
-	ok, err := matchPython(p.src, s)
+	ok, err := MatchPython(p.src, s)
 	if err != nil {
 		return false, fmt.Errorf("command_pattern %q cannot be matched: %w", p.src, err)
 	}
@@ -60,7 +56,7 @@ func (p pythonPattern) Match(s string) (bool, error) {
 }
 
 func (p pythonPattern) MatchString(s string) bool {
-	ok, err := matchPython(p.src, s)
+	ok, err := MatchPython(p.src, s)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "spcstr: command_pattern %q cannot be matched (treated as no match): %v\n", p.src, err)
 		return false
@@ -68,33 +64,12 @@ func (p pythonPattern) MatchString(s string) bool {
 	return ok
 }
 
-// pyreTimeout bounds one run of spcstr-pyre, whose own match timeout is
-// 100 ms.
-const pyreTimeout = 2 * time.Second
-
-// matchPython matches pattern against text with spcstr-pyre, found next to
-// the running spcstr or on PATH. Tests replace it.
-var matchPython = func(pattern, text string) (bool, error) {
-	exe, _ := os.Executable()
-	bin, ok := install.FindCompanion("spcstr-pyre", exe, exec.LookPath)
-	if !ok {
-		return false, errors.New("it needs spcstr-pyre, which is not installed next to spcstr or on PATH (see spcstr doctor)")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), pyreTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, pattern)
-	cmd.Stdin = strings.NewReader(text)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.As(err, &exit) && exit.ExitCode() == 1:
-		return false, nil
-	}
-	return false, fmt.Errorf("spcstr-pyre: %v: %s", err, strings.TrimSpace(stderr.String()))
+// MatchPython reports whether a pattern only Python's syntax accepts
+// matches somewhere in text (Python's re.search). The binary sets it before
+// any requirement is read: spcstr to internal/pyregex's Match, spcstr-hook
+// to a call of spcstr. Left unset, such a pattern never matches and says so.
+var MatchPython = func(pattern, text string) (bool, error) {
+	return false, errors.New("this binary has no engine for Python-only patterns")
 }
 
 // checkPythonSyntax checks the syntax of a pattern RE2 rejects without a
@@ -102,7 +77,7 @@ var matchPython = func(pattern, text string) (bool, error) {
 // parses (a look-around or atomic group into a plain group, a
 // back-reference into a literal, \Z into \z, a possessive quantifier into
 // a greedy one), and RE2's parser then finds unbalanced groups, bad
-// repetitions and the like. spcstr-pyre reports anything it still rejects
+// repetitions and the like. the engine reports anything it still rejects
 // when it matches.
 func checkPythonSyntax(s string) error {
 	var b strings.Builder

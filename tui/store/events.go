@@ -83,8 +83,7 @@ func TailNew(paths []string, offs Offsets) ([]Event, Offsets) {
 		var n int64
 		var err error
 		if off, seen := offs[p]; seen {
-			n, _, err = logs.Tail(p, off, collect(&evs))
-			err = nil // a log that went away keeps its offset
+			n, _, _ = logs.Tail(p, off, collect(&evs)) // a log that went away keeps its offset
 		} else {
 			n, err = logs.TailWindow(p, tailWindow, collect(&evs))
 		}

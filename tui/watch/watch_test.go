@@ -24,6 +24,24 @@ func next(t *testing.T, w *Watcher) Change {
 	return c
 }
 
+// waitFor reads changes until done says it has seen what it waits for
+// (a condition, not a time window: under load a change can come late),
+// and fails after a generous deadline.
+func waitFor(t *testing.T, w *Watcher, what string, done func(Change) bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for {
+		c, ok := w.Next(ctx)
+		if !ok {
+			t.Fatalf("%s: not reported within 30 s", what)
+		}
+		if done(c) {
+			return
+		}
+	}
+}
+
 // drain collects changes until none arrives for quiet.
 func drain(w *Watcher, quiet time.Duration) []Change {
 	var out []Change
@@ -60,19 +78,12 @@ func TestWatcherFollowsNewFoldersAndAtomicWrites(t *testing.T) {
 	s := state.New(id, root, time.Now())
 	p, _ := l.StatePath(id)
 	os.MkdirAll(filepath.Dir(p), 0o755) // a session folder created after start
-	time.Sleep(50 * time.Millisecond)   // its watch is added on the folder's event
+	// Its watch is added on the folder's event, before that is reported.
+	waitFor(t, w, "the new session folder", func(c Change) bool { return c.Sessions[id] })
 	if err := jsonfile.WriteJSON(p, s); err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]bool{}
-	for _, c := range drain(w, 300*time.Millisecond) {
-		for k := range c.Sessions {
-			got[k] = true
-		}
-	}
-	if !got[id] {
-		t.Fatalf("state.json of a new session folder not reported")
-	}
+	waitFor(t, w, "state.json of a new session folder", func(c Change) bool { return c.Sessions[id] })
 
 	// A second atomic replace of state.json (rename) is reported again.
 	s.Status = state.StatusWorking
@@ -96,7 +107,7 @@ func TestWatcherFollowsNewFoldersAndAtomicWrites(t *testing.T) {
 
 	// Logs and the registry.
 	os.MkdirAll(l.LogsDir(), 0o755)
-	drain(w, 150*time.Millisecond)
+	waitFor(t, w, "the logs folder", func(c Change) bool { return c.Rescan })
 	lp := l.LogPath("stop")
 	e, _ := json.Marshal(map[string]any{"timestamp": time.Now(), "session_id": id, "event": "Stop"})
 	if err := logs.Append(context.Background(), lp, e, logs.Options{}); err != nil {
@@ -106,20 +117,20 @@ func TestWatcherFollowsNewFoldersAndAtomicWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sawLog, sawReg bool
-	for _, c := range drain(w, 300*time.Millisecond) {
+	waitFor(t, w, "the log and the registry", func(c Change) bool {
 		sawLog = sawLog || c.Logs[lp]
 		sawReg = sawReg || c.Registry
-	}
-	if !sawLog || !sawReg {
-		t.Fatalf("log %v registry %v", sawLog, sawReg)
-	}
+		return sawLog && sawReg
+	})
 }
 
 func TestWatcherCoalescesBursts(t *testing.T) {
 	root := t.TempDir()
 	l := state.Layout{Root: root}
 	os.MkdirAll(l.LogsDir(), 0o755)
-	w, err := Start(Options{Layout: l, Debounce: 30 * time.Millisecond, MaxDelay: time.Second})
+	// A debounce far longer than the gap between two appends, even on a
+	// loaded machine, so that the burst is one burst.
+	w, err := Start(Options{Layout: l, Debounce: time.Second, MaxDelay: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +142,7 @@ func TestWatcherCoalescesBursts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	changes := drain(w, 300*time.Millisecond)
+	changes := drain(w, 3*time.Second)
 	if len(changes) == 0 || len(changes) > 3 {
 		t.Fatalf("100 appends in a burst gave %d changes, want 1–3", len(changes))
 	}

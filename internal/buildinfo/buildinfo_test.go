@@ -1,4 +1,4 @@
-package cmd
+package buildinfo
 
 import (
 	"runtime/debug"
@@ -33,8 +33,8 @@ func TestDescribeBuild(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := describeBuild(tt.v, tt.c, tt.d, tt.info); got != tt.want {
-				t.Errorf("describeBuild = %q, want %q", got, tt.want)
+			if got := Describe(tt.v, tt.c, tt.d, tt.info); got != tt.want {
+				t.Errorf("Describe = %q, want %q", got, tt.want)
 			}
 		})
 	}
