@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/projects"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/state"
@@ -262,6 +263,9 @@ func (m allModel) Render() string {
 	st := m.styles
 	title := st.Title.Render("spcstr") + " " + st.Info.Render("all projects")
 	right := st.Subtle.Render(text.Plural(m.list.Len(), "project"))
+	if c := costLabel(m.list.Totals()); c != "" && m.width >= 80 {
+		right = st.Subtle.Render(c) + " " + right
+	}
 	if m.live > 0 {
 		right += " " + st.Working.Render(fmt.Sprintf("%d live", m.live))
 	}
@@ -277,8 +281,9 @@ func (m allModel) Render() string {
 // reads again only the projects that may have changed: those with a live
 // session, and those whose sessions folder changed.
 type projCache struct {
-	mu   sync.Mutex
-	seen map[string]cachedProject
+	mu    sync.Mutex
+	seen  map[string]cachedProject
+	usage map[string]sessionUsage // by project root and session id (allcost.go)
 }
 
 type cachedProject struct {
@@ -330,7 +335,9 @@ func (c *projCache) load(opt AllOptions) []projlist.Group {
 			groups = append(groups, old.group)
 			continue
 		}
-		g := readGroup(l, reg, isAlive, opt.PerProject)
+		g := readGroup(l, reg, isAlive, opt.PerProject, func(list []store.Listing) (pricing.Total, pricing.Total) {
+			return c.projectCost(l, list, opt.Now())
+		})
 		g.Live = liveIn[p]
 		c.seen[p] = cachedProject{mod: mod, group: g}
 		groups = append(groups, g)
@@ -349,14 +356,15 @@ func (c *projCache) load(opt AllOptions) []projlist.Group {
 }
 
 // readGroup reads one project's newest sessions (perProject of them, plus
-// every live one among the newest 50).
-func readGroup(l state.Layout, reg registry.File, alive func(int) bool, perProject int) projlist.Group {
+// every live one among the newest 50), and what all its sessions cost.
+func readGroup(l state.Layout, reg registry.File, alive func(int) bool, perProject int, cost func([]store.Listing) (today, all pricing.Total)) projlist.Group {
 	g := projlist.Group{Path: text.Sanitize(l.Root), Name: text.Sanitize(filepath.Base(l.Root))}
 	list, err := store.ListSessions(l)
 	if err != nil {
 		return g
 	}
 	g.Total = len(list)
+	g.Today, g.All = cost(list)
 	var shown []projlist.Session
 	for i, li := range list {
 		if i >= 50 {

@@ -12,9 +12,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/projects"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/projlist"
+	"github.com/dylan-gluck/spcstr/tui/store"
 )
 
 // allFixture is a machine with three recorded projects: "server" (the
@@ -40,6 +42,7 @@ func allFixture(t *testing.T) (AllOptions, *fixture) {
 	s := state.New("7c7c7c7c-0000-4000-8000-000000000007", web.Root, ago(26*time.Hour))
 	s.Status, s.Branch, s.LastEventAt = state.StatusEnded, "feature/login", ago(25*time.Hour)
 	s.Prompts = []state.Prompt{{Timestamp: ago(26 * time.Hour), Prompt: "Add the login form"}}
+	s.ClaudeCost = &state.ClaudeCost{USD: 1.5, ByModel: map[string]state.ClaudeModelCost{"claude-opus-5-5": {Input: 1000, Output: 100, USD: 1.5}}}
 	(&fixture{layout: web}).writeState(t, s)
 	gone := mk("gone")
 	for i, root := range []string{gone.Root, web.Root, f.layout.Root} {
@@ -140,6 +143,37 @@ func TestAllProjects(t *testing.T) {
 		}
 		if _, ok := out[len(out)-1].(tea.QuitMsg); !ok {
 			t.Fatalf("enter ended with %T", out[len(out)-1])
+		}
+	})
+	t.Run("every project's cost, today's and in all", func(t *testing.T) {
+		groups := (&projCache{}).load(opt)
+		byName := map[string]projlist.Group{}
+		for _, g := range groups {
+			byName[g.Name] = g
+		}
+		// webapp: Claude Code's own figure, from yesterday.
+		if w := byName["webapp"]; w.All.String() != "$1.50" || w.Today.Any {
+			t.Errorf("webapp: today %s all %s, want nothing today and $1.50 in all", w.Today, w.All)
+		}
+		// server: its dashboard's own header totals.
+		sv := byName[filepath.Base(f.layout.Root)]
+		var sums []store.Summary
+		list, _ := store.ListSessions(f.layout)
+		for _, li := range list {
+			sum, _ := store.LoadSession(f.layout, li.ID, li.ModTime)
+			sums = append(sums, sum)
+		}
+		want := costTotals(pricing.Default(), sums, opt.Now())
+		if got := costLabel(sv.Today, sv.All); got != want || got == "" {
+			t.Errorf("server: %q, want its dashboard's %q", got, want)
+		}
+		m := newAllModel(opt, &projCache{})
+		m, _ = driveAll(t, m, tea.WindowSizeMsg{Width: 120, Height: 30}, m.opt.load(m.cache))
+		var all pricing.Total
+		all.Merge(sv.All)
+		all.Merge(byName["webapp"].All)
+		if fr := allFrame(t, m); !strings.Contains(strings.SplitN(fr, "\n", 2)[0], "all "+all.String()) {
+			t.Errorf("the header does not total every project (%s):\n%s", all, fr)
 		}
 	})
 	t.Run("a refresh reads again only what may have changed", func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/tui/draw"
 	"github.com/dylan-gluck/spcstr/tui/pane"
 	"github.com/dylan-gluck/spcstr/tui/store"
@@ -40,6 +41,18 @@ type Group struct {
 	Live, Total int
 	// LastAt is the newest session's last activity.
 	LastAt time.Time
+	// Today and All are what the project's sessions cost: those active
+	// today, and every one (docs/cost.md).
+	Today, All pricing.Total
+}
+
+// Totals sums every project's cost: today's and in all.
+func (m *Model) Totals() (today, all pricing.Total) {
+	for _, g := range m.groups {
+		today.Merge(g.Today)
+		all.Merge(g.All)
+	}
+	return today, all
 }
 
 // OpenMsg asks to open a project's dashboard.
@@ -179,6 +192,9 @@ func (m *Model) groupLines(g Group, sel bool, now time.Time) []string {
 		count = st.Working.Render(strconv.Itoa(g.Live)+" live") + st.Subtle.Render(" · "+count)
 	} else {
 		count = st.Subtle.Render(count)
+	}
+	if g.All.Any && w >= 80 {
+		count = st.Subtle.Render("today "+g.Today.String()+" · all "+g.All.String()+" · ") + count
 	}
 	head := mark + st.Bold.Render(g.Name) + " " + st.Faint.Render(m.short(g.Path))
 	line := text.Right(head, " "+count, w)
