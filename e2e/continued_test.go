@@ -3,11 +3,13 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/dylan-gluck/spcstr/internal/pricing"
+	"github.com/dylan-gluck/spcstr/state"
 )
 
 // TestContinued runs the scenarios of testdata/continued: a session, then
@@ -87,7 +89,9 @@ func wantSession(t *testing.T, ex exported, id string, res claudeResult) {
 	t.Errorf("the export has no session %s", id)
 }
 
-// checkFork: each session's figure is Claude Code's.
+// checkFork: each session's figure is Claude Code's (the fork's includes
+// its parent's history, as Claude Code counts it), and summing the two
+// counts the copied history once.
 func checkFork(t *testing.T, r *run, ex exported, first, then claudeResult) {
 	t.Helper()
 	if len(ex.Sessions) != 2 {
@@ -101,4 +105,48 @@ func checkFork(t *testing.T, r *run, ex exported, first, then claudeResult) {
 	}
 	wantSession(t, ex, r.sid, first)
 	wantSession(t, ex, fork, then)
+
+	// The fork's state says whose history it copied and how much of it
+	// it inherited: every message of the parent's transcript.
+	parent, child := loadState(t, r, r.sid), loadState(t, r, fork)
+	if child.ForkedFrom != r.sid {
+		t.Errorf("fork's forked_from %q, want its parent %s", child.ForkedFrom, r.sid)
+	}
+	if parent.ForkedFrom != "" || len(parent.Inherited) != 0 {
+		t.Errorf("the parent is no fork: forked_from %q, inherited %v", parent.ForkedFrom, parent.Inherited)
+	}
+	var inh [4]int64
+	for _, u := range child.Inherited {
+		inh = [4]int64{inh[0] + u.Input, inh[1] + u.Output, inh[2] + u.CacheRead, inh[3] + u.CacheCreation}
+	}
+	pt := parent.Tokens
+	if want := [4]int64{pt.Input, pt.Output, pt.CacheRead, pt.CacheCreation}; inh != want {
+		t.Errorf("fork inherited %v, the parent's transcript holds %v", inh, want)
+	}
+
+	// Summed, as the dashboard's totals and cost-budget's day sum them,
+	// the two sessions cost what Claude Code says the whole lineage cost:
+	// the fork's cumulative figure (the parent's, then the fork's own).
+	prices := pricing.Default()
+	sum := prices.Summed(parent).USD + prices.Summed(child).USD
+	if !within1pc(sum, then.TotalCost) {
+		t.Errorf("parent + fork summed to $%.6f; Claude Code's figure for both runs is $%.6f (the parent's alone $%.6f)", sum, then.TotalCost, first.TotalCost)
+	}
+	if naive := prices.Session(parent).USD + prices.Session(child).USD; within1pc(naive, then.TotalCost) {
+		t.Errorf("the check cannot fail: counting the copy twice gives $%.6f too", naive)
+	}
+}
+
+// loadState reads a session's state.json.
+func loadState(t *testing.T, r *run, id string) *state.Session {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(r.spcstr, "sessions", id, "state.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st state.Session
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	return &st
 }
