@@ -132,6 +132,26 @@ func checkFork(t *testing.T, r *run, ex exported, first, then claudeResult) {
 	if !within1pc(sum, then.TotalCost) {
 		t.Errorf("parent + fork summed to $%.6f; Claude Code's figure for both runs is $%.6f (the parent's alone $%.6f)", sum, then.TotalCost, first.TotalCost)
 	}
+	// The export says so: the fork's inherited_usd, subtracted, gives the
+	// same sum.
+	var exSum float64
+	for _, s := range ex.Sessions {
+		if s.Cost.USD == nil {
+			t.Fatalf("session %s has no cost in the export", s.SessionID)
+		}
+		exSum += *s.Cost.USD
+		switch {
+		case s.SessionID == fork && (s.Cost.ForkedFrom != r.sid || s.Cost.InheritedUSD == nil):
+			t.Errorf("fork's export: forked_from %q, inherited_usd %v", s.Cost.ForkedFrom, s.Cost.InheritedUSD)
+		case s.SessionID == fork:
+			exSum -= *s.Cost.InheritedUSD
+		case s.Cost.ForkedFrom != "" || s.Cost.InheritedUSD != nil:
+			t.Errorf("parent's export says it is a fork: %q %v", s.Cost.ForkedFrom, s.Cost.InheritedUSD)
+		}
+	}
+	if !within1pc(exSum, then.TotalCost) {
+		t.Errorf("export: parent + fork − inherited_usd = $%.6f, Claude Code's $%.6f", exSum, then.TotalCost)
+	}
 	if naive := prices.Session(parent).USD + prices.Session(child).USD; within1pc(naive, then.TotalCost) {
 		t.Errorf("the check cannot fail: counting the copy twice gives $%.6f too", naive)
 	}

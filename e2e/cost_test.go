@@ -65,8 +65,10 @@ type exported struct {
 			CacheCreation int64 `json:"cache_creation"`
 		} `json:"tokens"`
 		Cost struct {
-			USD    *float64 `json:"usd"`
-			Source string   `json:"source"`
+			USD          *float64 `json:"usd"`
+			Source       string   `json:"source"`
+			ForkedFrom   string   `json:"forked_from"`
+			InheritedUSD *float64 `json:"inherited_usd"`
 		} `json:"cost"`
 	} `json:"sessions"`
 }
