@@ -39,6 +39,7 @@ func TestContinued(t *testing.T) {
 					t.Fatalf("a resume is one session; the export has %d", len(ex.Sessions))
 				}
 				wantSession(t, ex, r.sid, then)
+				wantEstimate(t, loadState(t, r, r.sid), then)
 				return
 			}
 			checkFork(t, r, ex, first, then)
@@ -105,6 +106,8 @@ func checkFork(t *testing.T, r *run, ex exported, first, then claudeResult) {
 	}
 	wantSession(t, ex, r.sid, first)
 	wantSession(t, ex, fork, then)
+	wantEstimate(t, loadState(t, r, r.sid), first)
+	wantEstimate(t, loadState(t, r, fork), then)
 
 	// The fork's state says whose history it copied and how much of it
 	// it inherited: every message of the parent's transcript.
@@ -154,6 +157,24 @@ func checkFork(t *testing.T, r *run, ex exported, first, then claudeResult) {
 	}
 	if naive := prices.Session(parent).USD + prices.Session(child).USD; within1pc(naive, then.TotalCost) {
 		t.Errorf("the check cannot fail: counting the copy twice gives $%.6f too", naive)
+	}
+}
+
+// wantEstimate: spcstr's own estimate, from the usage the recorder read
+// in the session's transcript, is Claude Code's figure too (each message
+// counted once, whichever run wrote it).
+func wantEstimate(t *testing.T, st *state.Session, res claudeResult) {
+	t.Helper()
+	est := pricing.Default().Usage(st.Tokens.ByModel, st.Tokens, st.Model)
+	if !est.Priced || !within1pc(est.USD, res.TotalCost) {
+		t.Errorf("session %s: estimate $%.6f (priced %v), Claude Code's $%.6f", st.SessionID, est.USD, est.Priced, res.TotalCost)
+	}
+	var want [4]int64
+	for _, m := range res.ModelUsage {
+		want = [4]int64{want[0] + m.Input, want[1] + m.Output, want[2] + m.CacheRead, want[3] + m.CacheCreation}
+	}
+	if got := [4]int64{est.Tokens.Input, est.Tokens.Output, est.Tokens.CacheRead, est.Tokens.CacheCreation}; got != want {
+		t.Errorf("session %s: estimate's tokens %v, Claude Code's %v", st.SessionID, got, want)
 	}
 }
 

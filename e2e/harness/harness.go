@@ -15,7 +15,8 @@
 // invocation: event, cwd, CLAUDE_PROJECT_DIR, a few CLAUDE_* variables and
 // the payload), hook_results.jsonl (the hook command's exit code, stdout and
 // stderr per invocation), requests.jsonl (every API request and how the mock
-// routed it), claude.stdout, claude.stderr, claude.rc, project/ (the session's
+// routed it), claude.stdout, claude.stderr, claude.rc (and claude.then.* for
+// a scenario's second run, Scenario.Then), project/ (the session's
 // project) and home/ (its HOME, with the transcripts under .claude/projects).
 package harness
 
