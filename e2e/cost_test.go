@@ -31,7 +31,13 @@ type claudeResult struct {
 // readResult returns the last result line of Claude Code's stdout.
 func readResult(t *testing.T, out string) (claudeResult, bool) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(out, "claude.stdout"))
+	return readResultFile(t, filepath.Join(out, "claude.stdout"))
+}
+
+// readResultFile returns the last result line of a stream-json stdout.
+func readResultFile(t *testing.T, path string) (claudeResult, bool) {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +65,10 @@ type exported struct {
 			CacheCreation int64 `json:"cache_creation"`
 		} `json:"tokens"`
 		Cost struct {
-			USD    *float64 `json:"usd"`
-			Source string   `json:"source"`
+			USD          *float64 `json:"usd"`
+			Source       string   `json:"source"`
+			ForkedFrom   string   `json:"forked_from"`
+			InheritedUSD *float64 `json:"inherited_usd"`
 		} `json:"cost"`
 	} `json:"sessions"`
 }

@@ -3,7 +3,10 @@
 // version pinned in e2e/package.json, against a scripted mock of the
 // Anthropic Messages API) with `spcstr hook` as the hook command, and check
 // spcstr's state and logs against the payloads Claude Code actually sent
-// (captured.jsonl). The scenarios are testdata/scenarios/*.json. It has no
+// (captured.jsonl). The scenarios are testdata/scenarios/*.json; those of
+// testdata/continued/ run a second `claude -p --resume` of the session (a
+// scenario's "then", with --fork-session for a fork) and are checked by
+// TestContinued against Claude Code's figures for both runs. It has no
 // code of its own outside its tests and the harness.
 //
 // The tests need the CLI: scripts/install-claude installs it (npm ci into a

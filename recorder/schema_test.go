@@ -101,6 +101,11 @@ func TestStateSchema(t *testing.T) {
 		}
 		return v
 	}
+	// A fork's fields (written only for a fork, which no capture here is).
+	fork := strings.Replace(string(sample), `"version":`, `"forked_from":"parent-1","inherited":{"claude-opus-5-5":{"input":1,"output":2,"cache_read":3,"cache_creation":4,"cache_write_1h":1}},"version":`, 1)
+	if err := stateSchema.Validate(inst(fork)); err != nil {
+		t.Errorf("a fork's state does not match the schema: %v", err)
+	}
 	for name, bad := range map[string]string{
 		"unknown field": strings.Replace(string(sample), `"version":`, `"surprise":1,"version":`, 1),
 		"wrong type":    regexp.MustCompile(`"compactions":\d+`).ReplaceAllString(string(sample), `"compactions":"many"`),

@@ -60,6 +60,10 @@ func writeHead(w *jwriter.Writer, s *Session) {
 	if s.ClaudeCost != nil {
 		writeClaudeCost(o.Key("claude_cost"), *s.ClaudeCost)
 	}
+	optString(o, "forked_from", s.ForkedFrom)
+	if len(s.Inherited) > 0 {
+		jsoncodec.WriteMap(o.Key("inherited"), s.Inherited, writeModelUsage)
+	}
 	if s.GitHead != (gitrepo.HeadCache{}) {
 		writeHeadCache(o.Key("git_head"), s.GitHead)
 	}
@@ -90,7 +94,7 @@ var headNames = []string{
 	"permission_mode", "title", "title_source", "agents", "tools_used",
 	"prompts_total", "errors_total", "notifications_total", "agents_total",
 	"todos", "tasks", "tokens", "compactions", "starts", "event_counts",
-	"last_event", "last_event_at", "activity", "transcript_cursor", "subagents", "claude_cost", "git_head",
+	"last_event", "last_event_at", "activity", "transcript_cursor", "subagents", "claude_cost", "forked_from", "inherited", "git_head",
 	"gates", "notes", "terminal",
 }
 
@@ -163,6 +167,10 @@ func (s *Session) readHeadMember(name string, l *jlexer.Lexer) bool {
 		return jsoncodec.Map(l, &s.Subagents, readSubagent)
 	case "claude_cost":
 		return jsoncodec.Ptr(l, &s.ClaudeCost, readClaudeCost)
+	case "forked_from":
+		return jsoncodec.String(l, &s.ForkedFrom)
+	case "inherited":
+		return jsoncodec.Map(l, &s.Inherited, readModelUsage)
 	case "git_head":
 		return readHeadCache(l, &s.GitHead)
 	case "gates":

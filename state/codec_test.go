@@ -54,6 +54,8 @@ func richSession() *Session {
 		Subagents: map[string]SubagentUsage{"a1": {Cursor: TranscriptCursor{Offset: 9, Recent: []MessageUsage{{ID: "m2", Output: 1}}},
 			ByModel: map[string]ModelUsage{"claude-y": {Output: 1}}}, "a2": {Stopped: true, Done: true}},
 		ClaudeCost: &ClaudeCost{USD: 0.1465, UnknownModel: true, ByModel: map[string]ClaudeModelCost{"claude-x": {Input: 1, Output: 2, CacheRead: 3, CacheCreation: 4, WebSearches: 1, USD: 0.0001}}},
+		ForkedFrom: "s-parent",
+		Inherited:  map[string]ModelUsage{"claude-x": {Input: 5, Output: 6, CacheRead: 7, CacheCreation: 8, CacheWrite1h: 2}},
 		GitHead:    gitrepo.HeadCache{Dir: "/p", Head: "/p/.git/HEAD", ModNS: 5, Size: 21, Branch: "main"},
 		Gates:      map[string]GateState{"requirements": {StopBlocks: 1, ToolsAtBlock: 2}},
 		Notes:      map[string]bool{"warned": true},

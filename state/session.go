@@ -99,6 +99,16 @@ type Session struct {
 	// ClaudeCost is Claude Code's own figure of the session's cost (its
 	// transcript's cost-state line), nil until Claude Code writes one.
 	ClaudeCost *ClaudeCost `json:"claude_cost,omitempty"`
+	// ForkedFrom is the session this one was forked from (`claude --resume
+	// ID --fork-session`): the requestSessionId Claude Code stamps on the
+	// assistant lines it copies into a fork's transcript ("" for a session
+	// that is no fork).
+	ForkedFrom string `json:"forked_from,omitempty"`
+	// Inherited is the usage of the messages a fork's transcript copied
+	// from its parent, by usage key (as Tokens.ByModel). They are in this
+	// session's figure (Claude Code counts them in the fork's too) and are
+	// subtracted when sessions are summed, so that they count once.
+	Inherited map[string]ModelUsage `json:"inherited,omitempty"`
 	// GitHead caches the branch with its HEAD file's stamp.
 	GitHead gitrepo.HeadCache `json:"git_head,omitzero"`
 

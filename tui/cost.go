@@ -23,7 +23,8 @@ func costTotals(prices pricing.Table, sums []store.Summary, now time.Time) strin
 		if !s.Loaded {
 			continue
 		}
-		e := prices.Session(&state.Session{Tokens: s.Tokens, Model: s.Model, ClaudeCost: s.ClaudeCost})
+		// A fork's copy of its parent's history counts once: in the parent.
+		e := prices.Summed(&state.Session{Tokens: s.Tokens, Model: s.Model, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited})
 		if !e.Known() && len(e.Unpriced) == 0 {
 			continue
 		}

@@ -85,8 +85,12 @@ func Check(scenarioPath string, r *Result) []string {
 			stops = append(stops, *p.StopHookActive)
 		}
 	}
-	if len(sids) != 1 {
-		fail("%d session ids", len(sids))
+	want := 1
+	if r.ThenSessionID != "" && r.ThenSessionID != r.SessionID {
+		want = 2 // a fork: a session of its own
+	}
+	if len(sids) != want {
+		fail("%d session ids, want %d", len(sids), want)
 	}
 	if last := recs[len(recs)-1].Event; last != "SessionEnd" {
 		fail("last event is %s, not SessionEnd", last)

@@ -15,7 +15,8 @@
 // invocation: event, cwd, CLAUDE_PROJECT_DIR, a few CLAUDE_* variables and
 // the payload), hook_results.jsonl (the hook command's exit code, stdout and
 // stderr per invocation), requests.jsonl (every API request and how the mock
-// routed it), claude.stdout, claude.stderr, claude.rc, project/ (the session's
+// routed it), claude.stdout, claude.stderr, claude.rc (and claude.then.* for
+// a scenario's second run, Scenario.Then), project/ (the session's
 // project) and home/ (its HOME, with the transcripts under .claude/projects).
 package harness
 
@@ -70,6 +71,12 @@ type Result struct {
 	// ExitCode is Claude Code's exit code (-1 when it was killed).
 	ExitCode int
 	Elapsed  time.Duration
+	// SessionID is the first run's session (from its stdout), set when the
+	// scenario has a Then run; ThenSessionID is the second run's (a fork's
+	// is new), ThenExitCode and ThenElapsed its exit code and time.
+	SessionID, ThenSessionID string
+	ThenExitCode             int
+	ThenElapsed              time.Duration
 }
 
 // Run runs one scenario with the CLI and wrapper of env.
@@ -128,32 +135,68 @@ func (env *Env) Run(ctx context.Context, o Options) (*Result, error) {
 	if timeout == 0 {
 		timeout = time.Duration(max(sc.Timeout, 120)) * time.Second
 	}
-	args := []string{"-p", sc.Prompt}
-	if sc.Prompt == "" {
-		args[1] = "Run the scripted scenario."
+	prompt := sc.Prompt
+	if prompt == "" {
+		prompt = "Run the scripted scenario."
 	}
+	env2 := env.claudeEnv(r.Home, tmp, mock.URL(), sc.Env)
+	r.ExitCode, r.Elapsed, err = env.runClaude(ctx, sc, r.Project, out, "claude", env2, timeout, append([]string{"-p", prompt}, sc.Args...))
+	if err != nil || sc.Then == nil {
+		return r, err
+	}
+	if r.SessionID, err = resultSessionID(filepath.Join(out, "claude.stdout")); err != nil {
+		return r, err
+	}
+	// The first run's SessionEnd hook may still be running as the CLI
+	// exits: the second starts once its result is recorded.
+	if err := waitSessionEnds(ctx, filepath.Join(out, "hook_results.jsonl"), 1, timeout); err != nil {
+		return r, err
+	}
+	args := []string{"-p", sc.Then.Prompt, "--resume", r.SessionID}
+	if sc.Then.Fork {
+		args = append(args, "--fork-session")
+	}
+	args = append(args, sc.Args...)
+	r.ThenExitCode, r.ThenElapsed, err = env.runClaude(ctx, sc, r.Project, out, "claude.then", env2, timeout, args)
+	if err != nil {
+		return r, err
+	}
+	if r.ThenSessionID, err = resultSessionID(filepath.Join(out, "claude.then.stdout")); err != nil {
+		return r, err
+	}
+	if err := waitSessionEnds(ctx, filepath.Join(out, "hook_results.jsonl"), 2, timeout); err != nil {
+		return r, err
+	}
+	// SessionEnd hooks run as the CLI exits: give stragglers a moment.
+	time.Sleep(500 * time.Millisecond)
+	return r, nil
+}
+
+// runClaude runs the CLI once in project with args (the prompt and
+// session flags) plus the permission and output flags, writing
+// <name>.stdout, <name>.stderr and <name>.rc into out.
+func (env *Env) runClaude(ctx context.Context, sc *Scenario, project, out, name string, cenv []string, timeout time.Duration, args []string) (int, time.Duration, error) {
 	if sc.PermissionMode == "" || sc.PermissionMode == "bypassPermissions" {
 		args = append(args, "--dangerously-skip-permissions")
 	} else {
 		args = append(args, "--permission-mode", sc.PermissionMode)
 	}
 	args = append(args, "--output-format", "stream-json", "--verbose")
-	args = append(args, sc.Args...)
 
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(runCtx, env.Claude, args...)
-	cmd.Dir = r.Project
-	cmd.Env = env.claudeEnv(r.Home, tmp, mock.URL(), sc.Env)
+	cmd.Dir = project
+	cmd.Env = cenv
 	cmd.Stdin = nil
-	stdout, err := os.Create(filepath.Join(out, "claude.stdout"))
+	stdout, err := os.Create(filepath.Join(out, name+".stdout"))
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	defer stdout.Close()
-	stderr, err := os.Create(filepath.Join(out, "claude.stderr"))
+	stderr, err := os.Create(filepath.Join(out, name+".stderr"))
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	defer stderr.Close()
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -163,21 +206,60 @@ func (env *Env) Run(ctx context.Context, o Options) (*Result, error) {
 	cmd.WaitDelay = 5 * time.Second
 	t0 := time.Now()
 	err = cmd.Run()
-	r.Elapsed = time.Since(t0)
-	r.ExitCode = cmd.ProcessState.ExitCode()
+	elapsed := time.Since(t0)
+	code := cmd.ProcessState.ExitCode()
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
-		return r, fmt.Errorf("run %s: %w", env.Claude, err)
+		return code, elapsed, fmt.Errorf("run %s: %w", env.Claude, err)
 	}
 	if runCtx.Err() != nil && ctx.Err() == nil {
-		r.ExitCode = 124
+		code = 124
 	}
-	if err := os.WriteFile(filepath.Join(out, "claude.rc"), []byte(strconv.Itoa(r.ExitCode)+"\n"), 0o644); err != nil {
-		return r, err
+	if err := os.WriteFile(filepath.Join(out, name+".rc"), []byte(strconv.Itoa(code)+"\n"), 0o644); err != nil {
+		return code, elapsed, err
 	}
-	// SessionEnd hooks run as the CLI exits: give stragglers a moment.
-	time.Sleep(500 * time.Millisecond)
-	return r, nil
+	return code, elapsed, nil
+}
+
+// waitSessionEnds waits until results (hook_results.jsonl) records n
+// SessionEnd hooks, polling, for at most budget.
+func waitSessionEnds(ctx context.Context, results string, n int, budget time.Duration) error {
+	deadline := time.Now().Add(budget)
+	for {
+		data, err := os.ReadFile(results)
+		if err != nil {
+			return err
+		}
+		if strings.Count(string(data), `"event":"SessionEnd"`) >= n {
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("%s: fewer than %d SessionEnd hooks finished within %s", results, n, budget)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// resultSessionID is the session_id of the last stream-json line of a
+// run's stdout that carries one (its result line).
+func resultSessionID(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	id := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		var v struct {
+			SessionID string `json:"session_id"`
+		}
+		if json.Unmarshal([]byte(line), &v) == nil && v.SessionID != "" {
+			id = v.SessionID
+		}
+	}
+	if id == "" {
+		return "", fmt.Errorf("%s names no session_id", path)
+	}
+	return id, nil
 }
 
 // claudeEnv is the CLI's whole environment: nothing of the caller's but

@@ -23,6 +23,12 @@ type Scenario struct {
 	// Helper names a helper hook (see Helpers) that runs as the hook
 	// command after the capture, when the test does not give one.
 	Helper string `json:"helper"`
+	// Then, when set, is a second `claude -p` in the same project after
+	// the first: --resume of the first session, with --fork-session when
+	// Fork. The mock serves it from the same turns (its turn index counts
+	// the resumed history's assistant messages, so its turns follow the
+	// first run's).
+	Then *Continue `json:"then"`
 
 	Turns          []Turn   `json:"turns"`
 	Agents         []Agent  `json:"agents"`
@@ -32,6 +38,12 @@ type Scenario struct {
 	SummaryText    string   `json:"summary_text"`
 
 	Expect Expect `json:"expect"`
+}
+
+// Continue is a scenario's second run.
+type Continue struct {
+	Prompt string `json:"prompt"`
+	Fork   bool   `json:"fork"`
 }
 
 // Turn is one scripted answer of the model.

@@ -159,6 +159,10 @@ func (b *builder) summary(ctx context.Context, s *state.Session, t *tally) *Summ
 		ContextPercent: math.Round(s.Tokens.ContextPercent()*10) / 10,
 	}
 	sum.Cost = cost(sc)
+	if s.ForkedFrom != "" || len(s.Inherited) > 0 {
+		sum.Cost.ForkedFrom = s.ForkedFrom
+		sum.Cost.InheritedUSD = usd(sc.USD - b.opt.Prices.Summed(s).USD)
+	}
 
 	sum.Prompts = prompts(s.Prompts)
 	sum.Agents = agentTree(s.AgentsHistory, t.parents)

@@ -93,6 +93,13 @@ type Cost struct {
 	LowerBound bool        `json:"lower_bound"`
 	Unpriced   []string    `json:"unpriced_models"`
 	Models     []ModelCost `json:"models"`
+	// ForkedFrom is, for a fork (--fork-session), the session whose
+	// history its transcript copied (omitted otherwise).
+	ForkedFrom string `json:"forked_from,omitempty"`
+	// InheritedUSD is the estimated cost of a fork's copied history,
+	// part of USD (Claude Code counts it in the fork's figure): a sum
+	// of sessions subtracts it (omitted for a session that is no fork).
+	InheritedUSD *float64 `json:"inherited_usd,omitempty"`
 }
 
 // ModelCost is one model's tokens and cost (USD null: no price).

@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -211,5 +212,34 @@ func TestFormat(t *testing.T) {
 		if got := Format(usd); got != want {
 			t.Errorf("Format(%v) = %q, want %q", usd, got, want)
 		}
+	}
+}
+
+// Summed takes a fork's inherited messages out of its figure (never below
+// zero) and leaves other sessions' figures alone.
+func TestSummed(t *testing.T) {
+	tab := Default()
+	out := func(n int64) map[string]state.ModelUsage {
+		return map[string]state.ModelUsage{"claude-opus-5-5": {Output: n}} // $20 per million
+	}
+	tests := []struct {
+		name string
+		s    state.Session
+		want float64
+	}{
+		{"no fork", state.Session{ClaudeCost: &state.ClaudeCost{USD: 1.5}}, 1.5},
+		{"fork, Claude Code's figure", state.Session{ClaudeCost: &state.ClaudeCost{USD: 1.5}, Inherited: out(50_000)}, 0.5},
+		{"fork, estimate", state.Session{Tokens: state.Tokens{ByModel: out(75_000)}, Inherited: out(50_000)}, 0.5},
+		{"inherited above the figure", state.Session{ClaudeCost: &state.ClaudeCost{USD: 0.1}, Inherited: out(50_000)}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tab.Summed(&tt.s).USD; math.Abs(got-tt.want) > 1e-9 {
+				t.Errorf("Summed = %v, want %v", got, tt.want)
+			}
+			if got := tab.Session(&tt.s).USD; tt.s.Inherited != nil && got == tt.want {
+				t.Errorf("Session = %v: the session's own figure must keep what it inherited", got)
+			}
+		})
 	}
 }

@@ -61,6 +61,20 @@ func (t Table) Session(s *state.Session) SessionCost {
 	return t.Usage(s.Tokens.ByModel, s.Tokens, s.Model)
 }
 
+// Summed is what a session adds to a sum of sessions (today's total, the
+// project's, cost-budget's day): its figure (Session) less the estimated
+// cost of the messages it inherited as a fork (state.Session.Inherited),
+// which its parent's figure already counts; never below zero. Claude Code
+// counts a fork's inherited history in the fork's own figure, so Session
+// leaves it there.
+func (t Table) Summed(s *state.Session) SessionCost {
+	sc := t.Session(s)
+	if len(s.Inherited) > 0 {
+		sc.USD = max(0, sc.USD-t.CostByModel(s.Inherited).USD)
+	}
+	return sc
+}
+
 // Usage prices usage kept by usage key (Tokens.ByModel, a subagent's
 // ByModel) as an estimate, merged by model; fallback and model price the
 // totals of a state written before the split by model.

@@ -101,7 +101,7 @@ func (s *costBudget) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict
 	session := sc.USD
 	day := -1.0
 	if s.wantsDay(in) {
-		day = s.dayUSD(in, session)
+		day = s.dayUSD(in, s.prices.Summed(in.Session).USD)
 	}
 	switch in.Name {
 	case hookio.PreToolUse, hookio.Stop:
@@ -159,8 +159,8 @@ func (s *costBudget) gate(in *gate.Input, session, day float64) ([]gate.Verdict,
 }
 
 // dayUSD adds up the cost of the project's sessions active today (their
-// state.json written today, local time): this session's figure and each
-// other one's. A state that cannot be read counts nothing.
+// state.json written today, local time): this session's figure (self) and
+// each other one's, a fork's without what it inherited (pricing.Summed). A state that cannot be read counts nothing.
 func (s *costBudget) dayUSD(in *gate.Input, self float64) float64 {
 	total := self
 	ids, err := in.Layout.SessionIDs()
@@ -187,7 +187,7 @@ func (s *costBudget) dayUSD(in *gate.Input, self float64) float64 {
 		if err != nil {
 			continue
 		}
-		total += s.prices.Session(other).USD
+		total += s.prices.Summed(other).USD // a fork's inherited messages count in its parent
 	}
 	return total
 }

@@ -131,3 +131,31 @@ func TestCostBudgetOptions(t *testing.T) {
 		}
 	}
 }
+
+// A fork's inherited messages count in its parent's figure only: the
+// day's total subtracts them from the fork's (its own or another's).
+func TestCostBudgetDayFork(t *testing.T) {
+	p := newProject(t, false)
+	if _, err := p.layout.Update(context.Background(), "parent", p.now, state.UpdateOptions{}, func(s *state.Session, _ bool) error {
+		s.Tokens = costUsage(3)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sp, _ := p.layout.StatePath("parent")
+	if err := os.Chtimes(sp, p.now, p.now); err != nil {
+		t.Fatal(err)
+	}
+	gs := p.gates("strategies:\n  cost-budget:\n    day_warn: 4\n")
+	// The fork: $3 copied from the parent, $0.50 of its own.
+	p.sess.Tokens = costUsage(3.5)
+	p.sess.ForkedFrom, p.sess.Inherited = "parent", costUsage(3).ByModel
+	if vs := run(t, gs, p.input(hookio.UserPromptSubmit, nil)); len(vs) != 0 {
+		t.Fatalf("the day is $3.50, under the $4 warning; counting the copy twice says $6.50: %+v", vs)
+	}
+	p.sess.Tokens = costUsage(4)
+	vs := run(t, gs, p.input(hookio.UserPromptSubmit, nil))
+	if len(vs) != 1 || !strings.Contains(vs[0].SystemMessage, "$4.00") {
+		t.Fatalf("day warning = %+v", vs)
+	}
+}

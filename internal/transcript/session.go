@@ -39,7 +39,7 @@ type Hint struct {
 // gives that is not in the session's subagents folder is not read.
 func ReadSession(s *state.Session, h Hint) error {
 	var model string
-	err := readMain(s.TranscriptPath, &s.Transcript, &s.Tokens, s.SetTitle, &s.ClaudeCost, &model)
+	err := readMain(s.TranscriptPath, &s.Transcript, &s.Tokens, s.SetTitle, &s.ClaudeCost, &model, s)
 	if s.Model == "" && model != "" && len(model) <= 128 {
 		// Claude Code names no model at SessionStart in print mode: the
 		// main chain's answers do.

@@ -212,3 +212,37 @@ func TestSubagentIncremental(t *testing.T) {
 		t.Errorf("input %d (want 41), offset %d after %d", s.Tokens.Input, s.Subagents["alot"].Cursor.Offset, off)
 	}
 }
+
+// A fork's transcript starts with its parent's messages, copied with the
+// parent's message ids and a requestSessionId naming the parent: they
+// count in the fork's totals (Claude Code counts them in the fork's
+// figure) and in Inherited, once per message, and ForkedFrom names the
+// parent. The fork's own messages, and a requestSessionId that names the
+// session itself or cannot be a session id, are not inherited.
+func TestReadSessionFork(t *testing.T) {
+	s, _ := sessionDir(t)
+	copied := func(id string, out int64, from string) string {
+		line := assistant(id, "claude-opus-5-5", 10, out, 0, 0, 0, "")
+		return strings.Replace(line, `{"type":"assistant",`, `{"type":"assistant","sessionId":"sid","requestSessionId":`+from+`,`, 1)
+	}
+	appendFile(t, s.TranscriptPath,
+		copied("p1", 5, `"parent-1"`)+copied("p1", 7, `"parent-1"`)+ // one message, two content blocks
+			copied("p2", 3, `"parent-1"`)+
+			copied("own-stamped", 1, `"sid"`)+copied("bogus", 1, `"../x"`)+copied("num", 1, `42`))
+	if err := ReadSession(s, Hint{Event: "SessionStart"}); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, s.TranscriptPath, assistant("f1", "claude-opus-5-5", 100, 20, 0, 0, 0, ""))
+	if err := ReadSession(s, Hint{Event: "Stop"}); err != nil {
+		t.Fatal(err)
+	}
+	if s.ForkedFrom != "parent-1" {
+		t.Errorf("forked_from %q", s.ForkedFrom)
+	}
+	if got, want := s.Inherited["claude-opus-5-5"], (state.ModelUsage{Input: 20, Output: 10}); got != want {
+		t.Errorf("inherited %+v, want %+v", got, want)
+	}
+	if s.Tokens.Input != 150 || s.Tokens.Output != 33 {
+		t.Errorf("totals input %d output %d, want 150 and 33", s.Tokens.Input, s.Tokens.Output)
+	}
+}

@@ -53,15 +53,25 @@ type TitleFunc func(text, source string)
 // the user gave, Claude Code's generated title, a summary) to title (nil:
 // ignored). Session.SetTitle is the usual title.
 func Read(path string, cur *state.TranscriptCursor, tokens *state.Tokens, title TitleFunc) error {
-	return readMain(path, cur, tokens, title, nil, nil)
+	return readMain(path, cur, tokens, title, nil, nil, nil)
 }
 
 // readMain reads the main transcript: usage, titles, and Claude Code's
-// cost-state line into cost (nil: ignored).
-func readMain(path string, cur *state.TranscriptCursor, tokens *state.Tokens, title TitleFunc, cost **state.ClaudeCost, model *string) error {
+// cost-state line into cost (nil: ignored). When fork is not nil, a
+// message a fork copied from its parent's history (its line's
+// requestSessionId names another session than fork's) is also counted in
+// fork.Inherited, and fork.ForkedFrom names that session.
+func readMain(path string, cur *state.TranscriptCursor, tokens *state.Tokens, title TitleFunc, cost **state.ClaudeCost, model *string, fork *state.Session) error {
 	return readFrom(path, cur, func(line []byte) {
 		if u, key, side, ok := parseUsage(line, tokens); ok {
-			addUsage(u, key, cur, tokens, nil)
+			var also *map[string]state.ModelUsage
+			if fork != nil {
+				if from := requestSession(line); from != "" && from != fork.SessionID {
+					fork.ForkedFrom = from
+					also = &fork.Inherited
+				}
+			}
+			addUsage(u, key, cur, tokens, also)
 			if !side {
 				tokens.ContextUsed = satmath.Add(satmath.Add(u.Input, u.CacheRead), u.CacheCreation)
 				if m, _, _ := pricing.SplitVariant(key); model != nil && m != UnknownModel {
@@ -275,6 +285,30 @@ func parseUsage(raw []byte, tokens *state.Tokens) (u state.MessageUsage, key str
 		model = UnknownModel
 	}
 	return u, pricing.VariantKey(model, geo, u.Input+u.CacheRead+u.CacheCreation), sidechain, true
+}
+
+var (
+	requestSessionMark  = []byte(`"requestSessionId"`)
+	requestSessionNames = []string{"requestSessionId"}
+)
+
+// requestSession is the requestSessionId of an assistant line: Claude Code
+// 2.1.330 stamps it on the lines a fork (--fork-session) copies from its
+// parent's transcript, naming the session that made the request (the
+// copies carry the fork's own sessionId, and the parent's uuid and
+// message id). "" when the line has none, or one that cannot be a session
+// id.
+func requestSession(raw []byte) string {
+	if !bytes.Contains(raw, requestSessionMark) {
+		return ""
+	}
+	var id string
+	if !jsoncodec.Members(raw, requestSessionNames, func(_ string, l *jlexer.Lexer) bool {
+		return jsoncodec.String(l, &id)
+	}) || !validAgentID(id) {
+		return ""
+	}
+	return id
 }
 
 // addModel adds d − prev to m, saturating.

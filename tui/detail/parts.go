@@ -118,6 +118,16 @@ func (m *Model) costLines(s *state.Session) []string {
 	case len(sc.Unpriced) > 0:
 		lines = append(lines, st.Faint.Render(termtext.Strip("no price for "+strings.Join(sc.Unpriced, ", ")+": tokens only")))
 	}
+	if len(s.Inherited) > 0 && sc.Known() {
+		// A fork: Claude Code's figure includes the history it copied,
+		// which the totals count in its parent (docs/cost.md).
+		from := s.ForkedFrom
+		if len(from) > 8 {
+			from = from[:8]
+		}
+		inh := m.prices.CostByModel(s.Inherited).USD
+		lines = append(lines, st.Faint.Render(termtext.Strip(fmt.Sprintf("forked from %s: %s of it inherited", from, pricing.Format(inh)))))
+	}
 	if len(sc.Models) > 1 {
 		for _, mc := range sc.Models {
 			lines = append(lines, st.Faint.Render(termtext.Strip(fmt.Sprintf("%s %s out %s", mc.Model, usdOrNone(mc.USD, mc.Priced), text.Count(mc.Tokens.Output)))))

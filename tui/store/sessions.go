@@ -61,6 +61,9 @@ type Summary struct {
 	Tokens state.Tokens
 	// ClaudeCost is Claude Code's own figure of the cost, when it gave one.
 	ClaudeCost *state.ClaudeCost
+	// Inherited is the usage a fork copied from its parent (subtracted
+	// from sums of sessions).
+	Inherited map[string]state.ModelUsage
 	// Asks is what the session waits for while it needs input: the latest
 	// notification's message, or "permission request" ("" otherwise).
 	Asks string
@@ -132,7 +135,7 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 		Cwd: s.Cwd, ProjectDir: s.ProjectDir, CreatedAt: s.CreatedAt,
 		Activity: s.Activity, ToolCalls: s.ToolCalls(), Errors: max(s.ErrorsTotal, len(s.Errors)),
 		Prompts: max(s.PromptsTotal, len(s.Prompts)), Agents: max(s.AgentsTotal, len(s.AgentsHistory)),
-		ContextPct: s.Tokens.ContextPercent(), Loaded: true, Tokens: s.Tokens, ClaudeCost: s.ClaudeCost,
+		ContextPct: s.Tokens.ContextPercent(), Loaded: true, Tokens: s.Tokens, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited,
 		Title: OneLine(s.Title, state.TitleBytes),
 	}
 	if sum.Title == "" {
