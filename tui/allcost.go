@@ -12,9 +12,8 @@ import (
 // sessionUsage is what a session's cost is computed from, kept between
 // reads of spcstr tui --all until its state.json changes.
 type sessionUsage struct {
-	mod    time.Time // state.json's, when it was read
-	lastAt time.Time
-	s      state.Session // only Tokens, Model and ClaudeCost are set
+	mod time.Time // state.json's, when it was read
+	sum store.Summary
 }
 
 // projectCost sums what every session of a project cost: today's (the
@@ -32,7 +31,6 @@ func (c *projCache) projectCost(l state.Layout, list []store.Listing, now time.T
 	if c.usage == nil {
 		c.usage = map[string]sessionUsage{}
 	}
-	y, mo, d := now.Local().Date()
 	for _, li := range list {
 		k := l.Root + "\x00" + li.ID
 		u, ok := c.usage[k]
@@ -41,23 +39,10 @@ func (c *projCache) projectCost(l state.Layout, list []store.Listing, now time.T
 			if !sum.Loaded {
 				continue
 			}
-			u = sessionUsage{mod: li.ModTime, lastAt: sum.LastAt,
-				s: state.Session{Tokens: sum.Tokens, Model: sum.Model, ClaudeCost: sum.ClaudeCost}}
+			u = sessionUsage{mod: li.ModTime, sum: sum}
 			c.usage[k] = u
 		}
-		e := prices.Session(&u.s)
-		all.Add(e)
-		if ly, lm, ld := u.lastAt.Local().Date(); ly == y && lm == mo && ld == d {
-			today.Add(e)
-		}
+		addCost(&today, &all, summed(prices, u.sum), u.sum.LastAt, now)
 	}
 	return today, all
-}
-
-// costLabel is "today ~$1.20 · all ~$5.40", or "" when nothing was priced.
-func costLabel(today, all pricing.Total) string {
-	if !all.Any {
-		return ""
-	}
-	return "today " + today.String() + " · all " + all.String()
 }

@@ -17,49 +17,35 @@ func costTotals(prices pricing.Table, sums []store.Summary, now time.Time) strin
 	if prices == nil {
 		return ""
 	}
-	y, mo, d := now.Local().Date()
-	var today, all costSum
+	var today, all pricing.Total
 	for _, s := range sums {
-		if !s.Loaded {
-			continue
-		}
-		// A fork's copy of its parent's history counts once: in the parent.
-		e := prices.Summed(&state.Session{Tokens: s.Tokens, Model: s.Model, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited})
-		if !e.Known() && len(e.Unpriced) == 0 {
-			continue
-		}
-		all.add(e)
-		if ly, lm, ld := s.LastAt.Local().Date(); ly == y && lm == mo && ld == d {
-			today.add(e)
+		if s.Loaded {
+			addCost(&today, &all, summed(prices, s), s.LastAt, now)
 		}
 	}
-	if !all.any {
+	return costLabel(today, all)
+}
+
+// summed is a session's figure in a sum of sessions: a fork's copy of its
+// parent's history counts once, in the parent.
+func summed(prices pricing.Table, s store.Summary) pricing.SessionCost {
+	return prices.Summed(&state.Session{Tokens: s.Tokens, Model: s.Model, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited})
+}
+
+// addCost adds a session's figure to all, and to today when its last
+// event was today (local time).
+func addCost(today, all *pricing.Total, e pricing.SessionCost, lastAt, now time.Time) {
+	all.Add(e)
+	y, mo, d := now.Local().Date()
+	if ly, lm, ld := lastAt.Local().Date(); ly == y && lm == mo && ld == d {
+		today.Add(e)
+	}
+}
+
+// costLabel is "today ~$1.20 · all ~$5.40", or "" when nothing was priced.
+func costLabel(today, all pricing.Total) string {
+	if !all.Any {
 		return ""
 	}
 	return "today " + today.String() + " · all " + all.String()
-}
-
-// costSum adds session figures up, remembering whether any was an
-// estimate or a lower bound.
-type costSum struct {
-	usd             float64
-	any, est, lower bool
-}
-
-func (c *costSum) add(e pricing.SessionCost) {
-	c.usd += e.USD
-	c.any = true
-	c.est = c.est || e.Source == pricing.SourceEstimate
-	c.lower = c.lower || !e.Priced
-}
-
-func (c costSum) String() string {
-	s := pricing.Format(c.usd)
-	switch {
-	case c.lower:
-		return "≥" + s
-	case c.est && s[0] == '$':
-		return "~" + s
-	}
-	return s
 }
