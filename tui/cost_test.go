@@ -27,7 +27,7 @@ func TestCostTotalsFork(t *testing.T) {
 		want string
 	}{
 		{"parent and fork", []store.Summary{parent, fork}, "today $0.50 · all $1.50"},
-		{"no fork", []store.Summary{parent}, "today <$0.01 · all $1.00"},
+		{"no fork", []store.Summary{parent}, "today $0 · all $1.00"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
