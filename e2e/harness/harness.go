@@ -164,11 +164,11 @@ func (env *Env) Run(ctx context.Context, o Options) (*Result, error) {
 	if r.ThenSessionID, err = resultSessionID(filepath.Join(out, "claude.then.stdout")); err != nil {
 		return r, err
 	}
+	// SessionEnd hooks run as the CLI exits: the run is over once both
+	// sessions' have been recorded.
 	if err := waitSessionEnds(ctx, filepath.Join(out, "hook_results.jsonl"), 2, timeout); err != nil {
 		return r, err
 	}
-	// SessionEnd hooks run as the CLI exits: give stragglers a moment.
-	time.Sleep(500 * time.Millisecond)
 	return r, nil
 }
 
