@@ -76,6 +76,9 @@ func writeHead(w *jwriter.Writer, s *Session) {
 	if !s.Terminal.IsZero() {
 		writeTerminal(o.Key("terminal"), s.Terminal)
 	}
+	if len(s.SectionSums) > 0 {
+		jsoncodec.WriteList(o.Key("section_sums"), s.SectionSums, jsoncodec.WriteInt[int64])
+	}
 	o.Close()
 }
 
@@ -95,7 +98,7 @@ var headNames = []string{
 	"prompts_total", "errors_total", "notifications_total", "agents_total",
 	"todos", "tasks", "tokens", "compactions", "starts", "event_counts",
 	"last_event", "last_event_at", "activity", "transcript_cursor", "subagents", "claude_cost", "forked_from", "inherited", "git_head",
-	"gates", "notes", "terminal",
+	"gates", "notes", "terminal", "section_sums",
 }
 
 // readHeadMember reads the head member name into s.
@@ -177,6 +180,8 @@ func (s *Session) readHeadMember(name string, l *jlexer.Lexer) bool {
 		return jsoncodec.Map(l, &s.Gates, readGateState)
 	case "terminal":
 		return readTerminal(l, &s.Terminal)
+	case "section_sums":
+		return jsoncodec.List(l, &s.SectionSums, jsoncodec.Int[int64])
 	default: // notes
 		return jsoncodec.Map(l, &s.Notes, jsoncodec.Bool)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"slices"
 	"strings"
 
@@ -115,24 +116,20 @@ func (s *Session) sectionLen(i int) int { return s.sectionValue(i).len() }
 // can also find by line. Sections left encoded are passed through, not
 // copied.
 func (s *Session) encode() ([][]byte, error) {
-	h, err := jsoncodec.Marshal(head{s})
-	if err != nil {
-		return nil, err
-	}
-	pieces := make([][]byte, 0, 2+5*nSections)
-	pieces = append(pieces, h[:len(h)-1], []byte(",\n"))
+	var body [nSections][][]byte
+	sums := make([]int64, nSections)
 	for i := 0; i < nSections; i++ {
-		pieces = append(pieces, []byte(sectionLine[i].prefix))
+		var p [][]byte
 		if s.lz.encoded&(1<<i) != 0 {
 			raw := s.lz.raw[i]
 			if x := s.lz.extra[i]; len(x) > 0 {
 				if len(raw) > 2 {
-					pieces = append(pieces, raw[:len(raw)-1], x, []byte("]"))
+					p = [][]byte{raw[:len(raw)-1], x, []byte("]")}
 				} else {
-					pieces = append(pieces, []byte("["), x[1:], []byte("]"))
+					p = [][]byte{[]byte("["), x[1:], []byte("]")}
 				}
 			} else {
-				pieces = append(pieces, raw)
+				p = [][]byte{raw}
 			}
 		} else {
 			data, err := jsoncodec.Marshal(s.sectionValue(i))
@@ -142,12 +139,32 @@ func (s *Session) encode() ([][]byte, error) {
 			if bytes.Equal(data, []byte("null")) {
 				data = []byte("[]")
 			}
-			pieces = append(pieces, data)
+			p = [][]byte{data}
 		}
+		var sum uint32
+		for _, b := range p {
+			sum = crc32.Update(sum, castagnoli, b)
+		}
+		body[i], sums[i] = p, int64(sum)
+	}
+	s.SectionSums = sums
+	h, err := jsoncodec.Marshal(head{s})
+	if err != nil {
+		return nil, err
+	}
+	pieces := make([][]byte, 0, 2+5*nSections)
+	pieces = append(pieces, h[:len(h)-1], []byte(",\n"))
+	for i := 0; i < nSections; i++ {
+		pieces = append(pieces, []byte(sectionLine[i].prefix))
+		pieces = append(pieces, body[i]...)
 		pieces = append(pieces, []byte(sectionLine[i].suffix+"\n"))
 	}
 	return pieces, nil
 }
+
+// castagnoli is the CRC-32C table of the sections' sums (computed in
+// hardware on amd64 and arm64: a 300 KiB state in tens of microseconds).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // decodeSectioned reads a state.json in the sectioned layout, decoding the
 // head and the sections in need and keeping the others encoded. It reports
@@ -179,10 +196,21 @@ func decodeSectioned(data []byte, s *Session, need Section) (bool, error) {
 		return true, err
 	}
 	// A section left encoded is copied back as it is: it must be JSON,
-	// or the hook would write a damaged file again and again. One scan,
-	// no allocation; the decoded ones are checked by decoding.
+	// or the hook would write a damaged file again and again. A section
+	// whose bytes match the sum the last hook wrote for it is what that
+	// hook wrote (valid by induction: it encoded it, or checked it the
+	// same way); any other is scanned (json.Valid, which costs about 8 ms
+	// a MiB, so it is not paid on every hook). The decoded ones are
+	// checked by decoding.
+	sums := s.SectionSums
 	for i := range raws {
-		if need&Section(1<<i) == 0 && !json.Valid(raws[i]) {
+		if need&Section(1<<i) != 0 {
+			continue
+		}
+		if len(sums) == nSections && int64(crc32.Checksum(raws[i], castagnoli)) == sums[i] {
+			continue
+		}
+		if !json.Valid(raws[i]) {
 			return true, fmt.Errorf("its %s line does not parse", strings.TrimSuffix(strings.Trim(sectionLine[i].prefix, `"{:`), `"`))
 		}
 	}

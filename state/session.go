@@ -123,6 +123,12 @@ type Session struct {
 	// SessionStart hook's environment said (the dashboard's o key).
 	Terminal Terminal `json:"terminal,omitzero"`
 
+	// SectionSums are the CRC-32C checksums of the file's section lines
+	// as the last hook wrote them (docs/state.md): a hook copies a section
+	// whose bytes still match its sum without scanning it, and scans one
+	// that does not (changed outside spcstr) before copying it.
+	SectionSums []int64 `json:"section_sums,omitempty"`
+
 	// dropped counts the entries of each bounded list already cut off
 	// (total − len at load), so that totals stay right whatever the
 	// update appends or removes.
