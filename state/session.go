@@ -197,12 +197,7 @@ func (s *Session) AgentUsage(id string) map[string]ModelUsage {
 				out = map[string]ModelUsage{}
 			}
 			m := out[k]
-			m.Input = satmath.Add(m.Input, u.Input)
-			m.Output = satmath.Add(m.Output, u.Output)
-			m.CacheRead = satmath.Add(m.CacheRead, u.CacheRead)
-			m.CacheCreation = satmath.Add(m.CacheCreation, u.CacheCreation)
-			m.CacheWrite1h = satmath.Add(m.CacheWrite1h, u.CacheWrite1h)
-			m.WebSearches = satmath.Add(m.WebSearches, u.WebSearches)
+			m.Add(u)
 			out[k] = m
 		}
 	}
@@ -367,6 +362,16 @@ type ModelUsage struct {
 	CacheCreation int64 `json:"cache_creation"`
 	CacheWrite1h  int64 `json:"cache_write_1h,omitempty"`
 	WebSearches   int64 `json:"web_searches,omitempty"`
+}
+
+// Add adds u to m, each count saturating.
+func (m *ModelUsage) Add(u ModelUsage) {
+	m.Input = satmath.Add(m.Input, u.Input)
+	m.Output = satmath.Add(m.Output, u.Output)
+	m.CacheRead = satmath.Add(m.CacheRead, u.CacheRead)
+	m.CacheCreation = satmath.Add(m.CacheCreation, u.CacheCreation)
+	m.CacheWrite1h = satmath.Add(m.CacheWrite1h, u.CacheWrite1h)
+	m.WebSearches = satmath.Add(m.WebSearches, u.WebSearches)
 }
 
 // SubagentUsage is one subagent transcript's read position and usage (by

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/dylan-gluck/spcstr/internal/satmath"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -50,7 +49,7 @@ func (t Table) Session(s *state.Session) SessionCost {
 		for _, m := range slices.Sorted(maps.Keys(c.ByModel)) {
 			mc := c.ByModel[m]
 			u := state.ModelUsage{Input: mc.Input, Output: mc.Output, CacheRead: mc.CacheRead, CacheCreation: mc.CacheCreation, WebSearches: mc.WebSearches}
-			addUsage(&sc.Tokens, u)
+			sc.Tokens.Add(u)
 			sc.Models = append(sc.Models, ModelCost{Model: m, Tokens: u, USD: mc.USD, Priced: mc.USD > 0 || !c.UnknownModel})
 			if mc.USD == 0 && c.UnknownModel && u.Input+u.Output+u.CacheRead+u.CacheCreation > 0 {
 				sc.Unpriced = append(sc.Unpriced, m)
@@ -91,8 +90,8 @@ func (t Table) Usage(by map[string]state.ModelUsage, fallback state.Tokens, mode
 			mc = &ModelCost{Model: m, Priced: true}
 			merged[m] = mc
 		}
-		addUsage(&mc.Tokens, u)
-		addUsage(&sc.Tokens, u)
+		mc.Tokens.Add(u)
+		sc.Tokens.Add(u)
 		if p, ok := t.Lookup(m); ok {
 			mc.USD += p.Message(u, long, us)
 		} else if u.Input+u.Output+u.CacheRead+u.CacheCreation+u.WebSearches > 0 {
@@ -103,16 +102,6 @@ func (t Table) Usage(by map[string]state.ModelUsage, fallback state.Tokens, mode
 		sc.Models = append(sc.Models, *merged[m])
 	}
 	return sc
-}
-
-// addUsage adds u to sum, saturating.
-func addUsage(sum *state.ModelUsage, u state.ModelUsage) {
-	sum.Input = satmath.Add(sum.Input, u.Input)
-	sum.Output = satmath.Add(sum.Output, u.Output)
-	sum.CacheRead = satmath.Add(sum.CacheRead, u.CacheRead)
-	sum.CacheCreation = satmath.Add(sum.CacheCreation, u.CacheCreation)
-	sum.CacheWrite1h = satmath.Add(sum.CacheWrite1h, u.CacheWrite1h)
-	sum.WebSearches = satmath.Add(sum.WebSearches, u.WebSearches)
 }
 
 // Label is how a figure is shown to people: "$0.42 (Claude Code)",
