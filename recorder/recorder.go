@@ -140,8 +140,10 @@ type run struct {
 	// (from its state), for the registry entry.
 	startedAt time.Time
 	branch    string
-	// transcript is the session's transcript path (from its state).
+	// transcript is the session's transcript path (from its state);
+	// title its title (for the dashboard's card).
 	transcript string
+	title      string
 	// logged is set once the event is in its log; out is the answer
 	// printed on stdout; flush is the log's fsync, flushed closed once
 	// it is done.
@@ -254,6 +256,12 @@ func (r *run) handle(ctx context.Context) {
 		}
 		r.obs.Phase("archive", t)
 	}
+	// A PermissionRequest no gate decided waits here for the dashboard,
+	// when one is open: the event is logged and no lock is held.
+	if ans, recs := r.askDashboard(ctx, answer); ans != nil {
+		r.out = ans.Encode()
+		records = append(records, recs...)
+	}
 	t = r.opt.Now()
 	r.appendDecisions(ctx, records)
 	r.obs.Phase("logs", t)
@@ -325,7 +333,7 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 		} else if n == 1 && s.Activity[0].Count == 2 {
 			r.touch = true // the session's second event: confirm SessionStart's registration
 		}
-		r.startedAt, r.branch, r.transcript = s.CreatedAt, s.Branch, s.TranscriptPath
+		r.startedAt, r.branch, r.transcript, r.title = s.CreatedAt, s.Branch, s.TranscriptPath, s.Title
 		hint := transcript.Hint{Event: r.name, AgentID: ev.AgentID, AgentPath: ev.AgentTranscriptPath}
 		if err := transcript.ReadSession(s, hint); err != nil {
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})

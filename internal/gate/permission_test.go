@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
@@ -32,7 +33,7 @@ func TestMergePermission(t *testing.T) {
 		if a.HookSpecificOutput != nil {
 			got = a.HookSpecificOutput.Decision
 		}
-		if (got == nil) != (tt.want == nil) || got != nil && *got != *tt.want {
+		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: decision = %+v, want %+v", tt.name, got, tt.want)
 		}
 	}

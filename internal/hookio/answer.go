@@ -34,6 +34,10 @@ type HookSpecific struct {
 type PermissionRequestDecision struct {
 	Behavior string `json:"behavior"`
 	Message  string `json:"message,omitempty"`
+	// UpdatedPermissions applies permission rules with an allow (the
+	// dashboard's "always allow" passes Claude Code's own
+	// permission_suggestions back, as the dialog's "don't ask again" does).
+	UpdatedPermissions json.RawMessage `json:"updatedPermissions,omitempty"`
 }
 
 // Empty reports whether the answer says nothing.
