@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dylan-gluck/spcstr/internal/permchan"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui"
 )
@@ -21,6 +22,8 @@ type tuiFlags struct {
 	Bell bool
 	// Notify sends desktop notifications (also: dashboard.notify).
 	Notify bool
+	// NoAnswer leaves every permission prompt to the terminal.
+	NoAnswer bool
 	// Registry and Title are set by demo and replay, for their scratch
 	// project (hidden flags).
 	Registry string
@@ -36,7 +39,13 @@ Press ? for every key, q to quit. NO_COLOR turns colors off.
 --all lists every project on this machine that spcstr has recorded (the
 projects list that spcstr init and each SessionStart keep, plus the live
 sessions of the registry), grouped, each with its live and recent
-sessions; enter opens a project's dashboard, and q there comes back.`
+sessions; enter opens a project's dashboard, and q there comes back.
+
+While it is open, the dashboard answers the project's permission prompts:
+each PermissionRequest shows as a card (y allow once, n deny, m deny with a
+message, a always allow, esc leave it to the terminal); the terminal's own
+dialog stays up beside it and the first answer wins. --no-answer turns this
+off; docs/dashboard.md says how the channel is kept private.`
 
 // newTuiCmd builds the tui command.
 func newTuiCmd() *cobra.Command {
@@ -59,6 +68,7 @@ func (f *tuiFlags) register(fl *pflag.FlagSet) {
 	fl.StringVarP(&f.Dir, "dir", "C", "", "project folder (default: the nearest folder holding .spcstr/)")
 	fl.BoolVar(&f.Bell, "bell", false, "ring the terminal bell when a session starts waiting for you (also: dashboard.bell in .spcstr/config.yaml)")
 	fl.BoolVar(&f.Notify, "notify", false, "a desktop notification when a session starts waiting for you or a long turn ends, unless its pane is in front (also: dashboard.notify in .spcstr/config.yaml)")
+	fl.BoolVar(&f.NoAnswer, "no-answer", false, "do not answer permission prompts here (they stay in each session's terminal)")
 	fl.BoolVar(&f.All, "all", false, "every recorded project on this machine, grouped; enter opens one")
 	fl.StringVar(&f.Registry, "registry", "", "session registry `FILE` (demo and replay)")
 	fl.StringVar(&f.Title, "title", "", "shown in the header after spcstr (demo and replay)")
@@ -86,6 +96,9 @@ func dashboard(ctx context.Context, c *cobra.Command, f tuiFlags) error {
 		Bell:         f.Bell,
 		Notify:       f.Notify,
 		Title:        f.Title,
+	}
+	if !f.NoAnswer {
+		project.PermDir = permchan.Dir(os.Getenv)
 	}
 	if f.All {
 		if f.Dir != "" {

@@ -134,6 +134,8 @@ func (m Model) footer() string {
 	focused := m.pane(m.focus)
 	var ks, keep []key.Binding
 	switch {
+	case m.card.Active():
+		keep = append(m.card.ShortHelp(), key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")))
 	case m.showHelp:
 		keep = []key.Binding{m.keys.CloseHelp, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
 	case m.showEntry:
@@ -196,6 +198,7 @@ func (m Model) helpGroups() []helpGroup {
 	g := m.keys
 	groups := []helpGroup{
 		{"Everywhere", []key.Binding{g.Help, g.CloseHelp, g.Quit, g.Focus, g.Timeline, g.NextPane, g.PrevPane, g.Pane1, g.Pane2, g.Pane3, g.Pane4, g.Pane5, g.Back, g.Follow, g.PrevSession, g.NextSession}},
+		{"Permission card (while one is up)", m.card.FullHelp()[0]},
 	}
 	for p := range paneCount {
 		var ks []key.Binding

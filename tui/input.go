@@ -21,6 +21,13 @@ func (m Model) quit(k tea.KeyPressMsg) tea.Cmd {
 // handleKey routes a key: help first, then the filter being typed, then
 // global keys, then the focused pane.
 func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if m.card.Active() {
+		// A permission card has the keyboard while it is up.
+		if k.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+		return m, m.card.Update(k)
+	}
 	if m.showHelp {
 		switch {
 		case key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c":

@@ -10,7 +10,9 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dylan-gluck/spcstr/internal/permchan"
 	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui/card"
 	"github.com/dylan-gluck/spcstr/tui/detail"
 	"github.com/dylan-gluck/spcstr/tui/entry"
 	"github.com/dylan-gluck/spcstr/tui/events"
@@ -54,6 +56,14 @@ type shared struct {
 	frameGen uint64
 	framed   bool
 	back     bool // q was pressed with Options.Back: back to the projects
+	// perm is the permission channel's server (the project's lease).
+	perm *permchan.Server
+}
+
+func (s *shared) permServer() *permchan.Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.perm
 }
 
 func (s *shared) set(w *watch.Watcher) {
@@ -68,6 +78,10 @@ func (s *shared) close() {
 	if s.watcher != nil {
 		s.watcher.Close()
 		s.watcher = nil
+	}
+	if s.perm != nil {
+		_ = s.perm.Close() // open prompts are left to the terminal
+		s.perm = nil
 	}
 }
 
@@ -94,6 +108,9 @@ type Model struct {
 	// entry shows one event in full while showEntry.
 	entry     *entry.Model
 	showEntry bool
+	// card shows the permission prompts posted to this dashboard; while
+	// one is up it has the keyboard.
+	card *card.Model
 	// tl is the timeline, shown while showTimeline (under an entry
 	// opened from it).
 	tl           *timeline.Model
@@ -148,7 +165,7 @@ func New(ctx context.Context, opt Options) Model {
 		ctx: ctx, opt: opt, shared: &shared{}, keys: DefaultKeyMap(), styles: st, isDark: true,
 		st:   store.New(opt.Layout),
 		list: sessions.New(st), det: detail.New(st), ev: events.New(st),
-		req: reqs.New(st, wired), fb: loop.New(st), help: help.New(), entry: entry.New(st), tl: timeline.New(st, opt.Now),
+		req: reqs.New(st, wired), fb: loop.New(st), help: help.New(), entry: entry.New(st), card: card.New(st, opt.Now), tl: timeline.New(st, opt.Now),
 		focus: PaneSessions, right: PaneDetail, follow: true,
 		tick: time.Second, project: text.Sanitize(filepath.Base(opt.Layout.Root)),
 		asking: map[string]bool{}, tracker: &notify.Tracker{},
@@ -190,6 +207,9 @@ func (m Model) Init() tea.Cmd {
 	if m.tick > 0 {
 		cmds = append(cmds, tickCmd(m.tick))
 	}
+	if m.opt.PermDir != "" {
+		cmds = append(cmds, permListenCmd(m.opt.PermDir, m.opt.Layout.Root, nil))
+	}
 	if !m.opt.NoWatch {
 		cmds = append(cmds, watchStartCmd(watch.Options{
 			Layout: m.opt.Layout, RegistryPath: m.opt.RegistryPath, RequirementsDir: m.opt.RequirementsDir,
@@ -214,6 +234,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg, aliveMsg: // they say themselves whether anything changed
 	default:
 		m.gen++
+	}
+	if cmd, ok := m.permUpdate(msg); ok {
+		return m, tea.Batch(append([]tea.Cmd{cmd}, m.sendNotices()...)...)
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -356,7 +379,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // the list's ages and the detail's run times (each pane says which).
 func (m Model) clockKey() string {
 	now := m.now()
-	k := m.list.ClockKey(now) + "|" + m.det.ClockKey(now)
+	k := m.list.ClockKey(now) + "|" + m.det.ClockKey(now) + "|" + m.card.ClockKey(now)
 	if m.showTimeline {
 		k += "|" + strconv.FormatInt(now.Unix()/15, 10) // the window follows now
 	}
@@ -388,6 +411,7 @@ func (m *Model) setStyles(st *theme.Styles) {
 	}
 	m.help.Styles = st.Help
 	m.entry.SetStyles(st)
+	m.card.SetStyles(st)
 	m.tl.SetStyles(st)
 	m.det.Refresh(m.now())
 }

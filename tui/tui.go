@@ -53,6 +53,10 @@ type Options struct {
 	Alive func(pid int) bool
 	// NoWatch disables fsnotify (tests that drive updates themselves).
 	NoWatch bool
+	// PermDir is the permission channel's folder (permchan.Dir): the
+	// dashboard takes the project's lease there and answers its
+	// permission prompts. "" answers none (tests, --no-answer).
+	PermDir string
 	// Back is set when the dashboard was opened from spcstr tui --all:
 	// q ends it to go back to the projects (ctrl+c still quits).
 	Back bool

@@ -56,6 +56,7 @@ func (m *Model) layout() {
 	}
 	m.help.SetWidth(m.width)
 	m.entry.SetSize(m.width, bh+1)
+	m.card.SetSize(m.width, bh+1)
 	m.tl.SetSize(m.width, bh+1)
 	m.det.Refresh(m.now())
 }
@@ -129,6 +130,10 @@ func (m Model) Render() string {
 		lines = append(lines, text.Fit(st.Section.Render("Help")+st.Faint.Render("  (q/esc close · j/k scroll)"), w))
 		lines = append(lines, m.helpView(m.bodyHeight()))
 		lines = append(lines, m.footer())
+		return strings.Join(lines, "\n")
+	}
+	if m.card.Active() {
+		lines = append(lines, m.card.View(), m.footer())
 		return strings.Join(lines, "\n")
 	}
 	if m.showEntry {

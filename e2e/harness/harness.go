@@ -63,6 +63,9 @@ type Options struct {
 	OutDir string
 	// Timeout overrides the scenario's timeout.
 	Timeout time.Duration
+	// Ready, when set, runs once the project exists and before Claude
+	// Code starts (a test starts a dashboard on the project there).
+	Ready func(project string) error
 }
 
 // Result is what a run produced.
@@ -116,6 +119,11 @@ func (env *Env) Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	if err := os.MkdirAll(r.Home, 0o755); err != nil {
 		return nil, err
+	}
+	if o.Ready != nil {
+		if err := o.Ready(r.Project); err != nil {
+			return nil, fmt.Errorf("ready: %w", err)
+		}
 	}
 
 	mock, err := StartMock(sc, filepath.Join(out, "requests.jsonl"))
