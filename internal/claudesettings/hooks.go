@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/permchan"
 )
 
 // noMatcherEvents are the events whose matcher Claude Code ignores
@@ -169,10 +170,14 @@ func (d *Document) Install(hc HookCommand, events []string) Change {
 				arr = newArray()
 				hooks.set(event, arr)
 			}
-			arr.items = append(arr.items, newObject(field("hooks", newArray(newObject(
+			handler := newObject(
 				field("type", newString("command")),
 				field("command", newString(hc.Line)),
-			)))))
+			)
+			if t, ok := Timeouts[event]; ok {
+				handler.members = append(handler.members, field("timeout", newNumber(t)))
+			}
+			arr.items = append(arr.items, newObject(field("hooks", newArray(handler))))
 			arr.raw = nil
 			ch.Added = append(ch.Added, event)
 		}
@@ -189,6 +194,11 @@ func (d *Document) Install(hc HookCommand, events []string) Change {
 	}
 	return ch
 }
+
+// Timeouts are the explicit timeouts (seconds) init registers, by event:
+// PermissionRequest waits for the dashboard's answer (internal/permchan),
+// so Claude Code must give it longer than its longest wait.
+var Timeouts = map[string]int{"PermissionRequest": permchan.HookTimeout}
 
 // expandCompact lays out, one element per line, the event arrays and groups
 // under a re-laid-out "hooks" object that were written on one line (a
