@@ -62,6 +62,7 @@ func (a *applier) apply(s *state.Session) {
 			s.Compactions++
 		} else {
 			s.Status = state.StatusWaiting
+			a.wait(s, state.WaitIdle, "")
 		}
 		s.SessionActive = true
 		s.EndReason = ""
@@ -75,6 +76,9 @@ func (a *applier) apply(s *state.Session) {
 			a.working(s)
 			if s.TitleSource == "" {
 				s.SetTitle(a.toolTitle(), state.TitleTool)
+			}
+			if ev.ToolName == askTool {
+				a.needs(s, state.WaitQuestion, a.question())
 			}
 		}
 		if hookio.IsSubagentTool(ev.ToolName) {
@@ -110,7 +114,17 @@ func (a *applier) apply(s *state.Session) {
 		}
 
 	case hookio.PermissionRequest:
-		s.Status = state.StatusNeedsInput
+		if ev.ToolName == askTool {
+			a.needs(s, state.WaitQuestion, a.question())
+		} else {
+			a.needs(s, state.WaitPermission, a.asked())
+		}
+
+	case hookio.Elicitation:
+		a.needs(s, state.WaitQuestion, ev.Message)
+
+	case hookio.ElicitationResult:
+		a.working(s)
 
 	case hookio.Notification:
 		s.Notifications = append(s.Notifications, state.Notification{
@@ -120,7 +134,7 @@ func (a *applier) apply(s *state.Session) {
 			Title:     ev.Title,
 		})
 		if needsInput(ev) {
-			s.Status = state.StatusNeedsInput
+			a.notified(s)
 		}
 
 	case hookio.SubagentStart:
@@ -131,6 +145,7 @@ func (a *applier) apply(s *state.Session) {
 
 	case hookio.Stop:
 		s.Status = state.StatusWaiting
+		a.wait(s, state.WaitIdle, "")
 		s.SessionActive = false
 		// The turn is over, so every foreground agent has returned even if
 		// its PostToolUse never came (another hook denied the call).
@@ -151,10 +166,12 @@ func (a *applier) apply(s *state.Session) {
 		}
 		a.addError(s, state.ErrorStopFailure, msg, nil)
 		s.Status = state.StatusWaiting
+		a.wait(s, state.WaitFailed, msg)
 		s.SessionActive = false
 
 	case hookio.SessionEnd:
 		s.Status = state.StatusEnded
+		a.wait(s, "", "")
 		s.SessionActive = false
 		s.EndReason = ev.Reason
 		if s.EndReason == "" {
@@ -184,6 +201,7 @@ func (a *applier) apply(s *state.Session) {
 func (a *applier) working(s *state.Session) {
 	s.Status = state.StatusWorking
 	s.SessionActive = true
+	a.wait(s, "", "")
 }
 
 func (a *applier) prompt(s *state.Session) {

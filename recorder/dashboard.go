@@ -20,9 +20,10 @@ const DenyMessage = "The user denied this from the spcstr dashboard."
 // step: the event is recorded and the session's lock released). It
 // returns the answer to print and its decision record; nil when there is
 // no dashboard, the wait ended unanswered, or the dashboard left the
-// prompt to the terminal (Claude Code's dialog answers it).
+// prompt to the terminal (Claude Code's dialog answers it). A question
+// (AskUserQuestion) is not a permission: it stays in the terminal.
 func (r *run) askDashboard(ctx context.Context, answer *hookio.Answer) (*hookio.Answer, []gate.Record) {
-	if r.name != hookio.PermissionRequest || r.dirsErr != nil || r.opt.Getenv("SPCSTR_REPLAY") == "1" {
+	if r.name != hookio.PermissionRequest || r.ev.ToolName == askTool || r.dirsErr != nil || r.opt.Getenv("SPCSTR_REPLAY") == "1" {
 		return nil, nil
 	}
 	if answer == nil {

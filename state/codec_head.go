@@ -20,6 +20,11 @@ func writeHead(w *jwriter.Writer, s *Session) {
 	o.Key("session_active").Bool(s.SessionActive)
 	o.Key("status").String(s.Status)
 	optString(o, "end_reason", s.EndReason)
+	optString(o, "wait", s.Wait)
+	optString(o, "asked", s.Asked)
+	if !s.WaitSince.IsZero() {
+		jsoncodec.WriteTime(o.Key("wait_since"), s.WaitSince)
+	}
 	o.Key("project_dir").String(s.ProjectDir)
 	optString(o, "branch", s.Branch)
 	optString(o, "cwd", s.Cwd)
@@ -93,7 +98,7 @@ func optString(o *jsoncodec.ObjectWriter, name, v string) {
 // sections').
 var headNames = []string{
 	"version", "session_id", "created_at", "updated_at", "session_active", "status",
-	"end_reason", "project_dir", "branch", "cwd", "transcript_path", "model",
+	"end_reason", "wait", "asked", "wait_since", "project_dir", "branch", "cwd", "transcript_path", "model",
 	"permission_mode", "title", "title_source", "agents", "tools_used",
 	"prompts_total", "errors_total", "notifications_total", "agents_total",
 	"todos", "tasks", "tokens", "compactions", "starts", "event_counts",
@@ -118,6 +123,12 @@ func (s *Session) readHeadMember(name string, l *jlexer.Lexer) bool {
 		return jsoncodec.String(l, &s.Status)
 	case "end_reason":
 		return jsoncodec.String(l, &s.EndReason)
+	case "wait":
+		return jsoncodec.String(l, &s.Wait)
+	case "asked":
+		return jsoncodec.String(l, &s.Asked)
+	case "wait_since":
+		return jsoncodec.Time(l, &s.WaitSince)
 	case "project_dir":
 		return jsoncodec.String(l, &s.ProjectDir)
 	case "branch":

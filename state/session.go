@@ -46,6 +46,13 @@ type Session struct {
 	SessionActive bool      `json:"session_active"`
 	Status        string    `json:"status"`
 	EndReason     string    `json:"end_reason,omitempty"`
+	// Wait says what the session waits for while its status is
+	// needs_input or waiting (Wait* constants; "" when not known), Asked
+	// what in a few words ("Bash `npm publish`", a question, the API
+	// error) and WaitSince since when.
+	Wait      string    `json:"wait,omitempty"`
+	Asked     string    `json:"asked,omitempty"`
+	WaitSince time.Time `json:"wait_since,omitzero"`
 
 	ProjectDir     string `json:"project_dir"`
 	Branch         string `json:"branch,omitempty"`
