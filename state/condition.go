@@ -1,6 +1,9 @@
 package state
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // What a session waits for (Session.Wait), set by the recorder.
 const (
@@ -85,6 +88,27 @@ func (s Status) String() string {
 	return string(s.Condition) + ": " + s.Detail
 }
 
+// WaitKind is what the session waits for: Wait, or for a state written
+// before it was kept, what its last event or notification says.
+func (s *Session) WaitKind() string {
+	if s.Wait != "" || s.Status != StatusNeedsInput {
+		return s.Wait
+	}
+	if s.LastEvent == "PermissionRequest" {
+		return WaitPermission
+	}
+	if n := len(s.Notifications); n > 0 {
+		switch t := s.Notifications[n-1]; {
+		case t.Type == "permission_prompt", t.Type == "" && strings.Contains(strings.ToLower(t.Message), "permission"):
+			return WaitPermission
+		case t.Type == "idle_prompt", t.Type == "":
+			return WaitIdle
+		}
+		return WaitQuestion
+	}
+	return WaitPermission
+}
+
 // Of is the status of a session from its state (nil: not read) and its
 // process.
 func Of(s *Session, proc Process) Status {
@@ -105,7 +129,7 @@ func Of(s *Session, proc Process) Status {
 	case StatusWorking:
 		return Status{Condition: Working}
 	case StatusNeedsInput:
-		switch s.Wait {
+		switch s.WaitKind() {
 		case WaitQuestion:
 			st.Condition = AsksQuestion
 		case WaitIdle:

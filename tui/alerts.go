@@ -29,7 +29,7 @@ func (m *Model) watchAsking(rows []sessions.Row) {
 			continue // not read yet: its status is unknown, not changed
 		}
 		seen = append(seen, notify.Row{ID: r.ID, Title: r.Title, Display: r.Display, Asks: r.Asks})
-		asks := r.Display == store.StatusNeedsInput
+		asks := store.NeedsYou(r.Display)
 		if was, seen := m.asking[r.ID]; seen && asks && !was {
 			m.ring = true
 		}

@@ -396,7 +396,7 @@ func readGroup(l state.Layout, reg registry.File, alive func(int) bool, perProje
 
 func isLive(display string) bool {
 	switch display {
-	case store.StatusWorking, store.StatusWaiting, store.StatusNeedsInput:
+	case store.StatusWorking, store.StatusIdle, store.StatusPermission, store.StatusQuestion, store.StatusFailed:
 		return true
 	}
 	return false

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/dylan-gluck/spcstr/tui/draw"
+	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/reqs"
 	"github.com/dylan-gluck/spcstr/tui/sessions"
 	"github.com/dylan-gluck/spcstr/tui/text"
@@ -54,7 +55,7 @@ func (m Model) header() string {
 	}
 	marks = append(marks, mark{st.Subtle.Render(count), 3})
 	if n := m.st.NeedsInput(); n > 0 {
-		marks = append(marks, mark{st.NeedsInput.Render(fmt.Sprintf("%d need input", n)), 0})
+		marks = append(marks, mark{st.NeedsInput.Render(fmt.Sprintf("%d need you", n)), 0})
 	}
 	if live > 0 {
 		marks = append(marks, mark{st.Working.Render(fmt.Sprintf("%d live", live)), 4})
@@ -221,11 +222,14 @@ func (m Model) helpGroups() []helpGroup {
 	groups = append(groups, helpGroup{"Timeline (t)", tl})
 	return append(groups,
 		helpGroup{"A session's row", []key.Binding{
-			legend("!", "needs input: a permission, idle or question prompt waits for you"),
-			legend("●", "working: a turn is running"),
-			legend("◌", "waiting: the turn is done, ready for your next prompt"),
-			legend("○", "ended (the detail says why)"),
-			legend("✗", "stale: not ended, but its Claude Code process is gone"),
+			legend("!", string(state.NeedsPermission)+": "+state.NeedsPermission.Meaning()),
+			legend("?", string(state.AsksQuestion)+": "+state.AsksQuestion.Meaning()),
+			legend("◌", string(state.Idle)+": "+state.Idle.Meaning()),
+			legend("●", string(state.Working)+": "+state.Working.Meaning()),
+			legend("✗", string(state.Failed)+": "+state.Failed.Meaning()),
+			legend("○", string(state.Ended)+": "+state.Ended.Meaning()),
+			legend("⊘", string(state.Gone)+": "+state.Gone.Meaning()),
+			legend("·", string(state.Unknown)+": "+state.Unknown.Meaning()),
 			legend("3m", "time since its last event"),
 			legend("a1b2c3d4", "the session id's start, then its git branch"),
 			legend("▁▃█", fmt.Sprintf("events per minute over the last %d min", sessions.SparkMinutes)),
@@ -237,7 +241,7 @@ func (m Model) helpGroups() []helpGroup {
 		}},
 		helpGroup{"The header", []key.Binding{
 			legend("3 sessions", "sessions listed (shown/all while filtered)"),
-			legend("1 need input", "sessions waiting for you"),
+			legend("1 need you", "sessions that need permission or ask a question"),
 			legend("2 live", "sessions whose Claude Code process runs"),
 			legend("gates: dry run", "gates log what they would decide and block nothing (dry_run in .spcstr/config.yaml)"),
 			legend("(dry run)", "after a strategy: the same, for that strategy"),

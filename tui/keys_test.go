@@ -240,7 +240,7 @@ func TestChangeRereadsOnlyWhatChanged(t *testing.T) {
 	b.Status = state.StatusNeedsInput
 	f.writeState(t, b)
 	m = send(t, m, changeMsg{c: watch.Change{Sessions: map[string]bool{idBusy: true}}})
-	if !strings.Contains(plain(m), "needs input") {
+	if !strings.Contains(plain(m), "needs permission") {
 		t.Fatalf("status change not shown:\n%s", plain(m))
 	}
 	// Follow is off after moving by hand; a changed session does not steal

@@ -60,7 +60,7 @@ func TestHelpExplainsTheRow(t *testing.T) {
 	m := start(t, f, 120, 200)
 	m = send(t, m, press("?")...)
 	p := plain(m)
-	for _, s := range []string{"17t", "tool calls", "1e", "1a", "11%", "context window used", "~$0.30", "⇣follow", "live", "need input", "gates: dry run", "stale", "last 30 min"} {
+	for _, s := range []string{"17t", "tool calls", "1e", "1a", "11%", "context window used", "~$0.30", "⇣follow", "live", "need you", "gates: dry run", "gone", "last 30 min"} {
 		if !strings.Contains(p, s) {
 			t.Errorf("help lacks %q", s)
 		}

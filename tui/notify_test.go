@@ -99,7 +99,7 @@ func TestNotifyAllProjects(t *testing.T) {
 	for gi, g := range groups {
 		for si, s := range g.Sessions {
 			if s.ID == "8d8d8d8d-0000-4000-8000-000000000008" {
-				groups[gi].Sessions[si].Display, groups[gi].Sessions[si].Asks = store.StatusNeedsInput, "Claude is waiting for your input"
+				groups[gi].Sessions[si].Display, groups[gi].Sessions[si].Asks = store.StatusPermission, "Claude is waiting for your input"
 				found = true
 			}
 		}

@@ -40,7 +40,7 @@ func TestTmuxNeedsInputRingsTheBell(t *testing.T) {
 		t.Fatalf("%d bells before any session waited", n)
 	}
 	p.hook(payload(id, "Notification", `,"notification_type":"permission_prompt","message":"Claude needs your permission to use Bash"`))
-	p.waitFor("1 need input", 30*time.Second)
+	p.waitFor("1 need you", 30*time.Second)
 	scr := p.waitFor("Claude needs your permission", 30*time.Second)
 	deadline := time.Now().Add(30 * time.Second)
 	for bells() == 0 && time.Now().Before(deadline) {
@@ -60,7 +60,7 @@ func TestTmuxNeedsInputRingsTheBell(t *testing.T) {
 	deadline = time.Now().Add(30 * time.Second)
 	for {
 		s, _ := p.capture()
-		if !bytes.Contains([]byte(s), []byte("need input")) {
+		if !bytes.Contains([]byte(s), []byte("need you")) {
 			break
 		}
 		if time.Now().After(deadline) {

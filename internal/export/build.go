@@ -130,6 +130,14 @@ func (b *builder) summary(ctx context.Context, s *state.Session, t *tally) *Summ
 	if sum.Status == "" {
 		sum.Status = state.StatusWaiting
 	}
+	// As last recorded: the export reads no registry, so a process gone
+	// since is not known here.
+	cond := state.Of(&state.Session{Status: sum.Status, Wait: s.WaitKind(), Asked: s.Asked, EndReason: s.EndReason,
+		LastEvent: s.LastEvent, Notifications: s.Notifications}, state.ProcessAlive)
+	sum.Condition = string(cond.Condition)
+	if cond.Condition != state.Ended {
+		sum.Asked = cond.Detail
+	}
 	if !t.first.IsZero() && t.first.Before(sum.StartedAt) {
 		sum.StartedAt = t.first.UTC()
 	}

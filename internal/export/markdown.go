@@ -45,7 +45,7 @@ func (m *md) p(format string, args ...any) { fmt.Fprintf(m.b, format, args...) }
 
 func (m *md) session() {
 	s := m.s
-	m.p("# Session %s · %s\n\n", shortID(s.SessionID), statusLabel(s.Status))
+	m.p("# Session %s · %s\n\n", shortID(s.SessionID), statusLabel(s.Condition))
 	if s.Title != "" {
 		m.p("- **Title**: %s\n", inline(s.Title, 200))
 	}
@@ -66,7 +66,11 @@ func (m *md) session() {
 		m.p("- **Last event**: %s (not ended)\n", fullTime(*s.LastEventAt))
 	}
 	m.p("- **Duration**: %s\n", duration(float64(s.DurationMS)))
-	m.p("- **Status**: %s\n", statusLabel(s.Status))
+	if s.Asked != "" {
+		m.p("- **Status**: %s: %s\n", statusLabel(s.Condition), inline(s.Asked, 300))
+	} else {
+		m.p("- **Status**: %s\n", statusLabel(s.Condition))
+	}
 	if s.Model != "" {
 		m.p("- **Model**: %s\n", s.Model)
 	}

@@ -29,9 +29,14 @@ type Summary struct {
 	PermissionMode string `json:"permission_mode"`
 	TranscriptPath string `json:"transcript_path"`
 	// Title names the session (state.json's title and title_source).
-	Title       string     `json:"title"`
-	TitleSource string     `json:"title_source"`
-	Status      string     `json:"status"`
+	Title       string `json:"title"`
+	TitleSource string `json:"title_source"`
+	Status      string `json:"status"`
+	// Condition and Asked are what the session was doing as last
+	// recorded, in the dashboard's words (state.Of): "needs permission"
+	// and "Bash `npm publish`".
+	Condition   string     `json:"condition"`
+	Asked       string     `json:"asked"`
 	Active      bool       `json:"session_active"`
 	EndReason   string     `json:"end_reason"`
 	StartedAt   time.Time  `json:"started_at"`

@@ -150,7 +150,7 @@ func (m *Model) ClockKey(now time.Time) string {
 	if len(s.Activity) > 0 {
 		b.WriteString(strconv.FormatInt(now.Unix()/60, 10))
 	}
-	if !s.CreatedAt.IsZero() && m.display != store.StatusEnded && m.display != store.StatusStale {
+	if !s.CreatedAt.IsZero() && m.display != store.StatusEnded && m.display != store.StatusGone {
 		b.WriteString(" " + text.Duration(now.Sub(s.CreatedAt).Round(time.Second)))
 	}
 	for i := range s.AgentsHistory {
@@ -192,8 +192,8 @@ func (m *Model) render(now time.Time) []string {
 			add(l)
 		}
 	}
-	if m.display == store.StatusNeedsInput && r.Asks != "" {
-		for _, l := range wrapIndent(st.NeedsInput.Render("waiting for you: "+r.Asks), w, 2) {
+	if store.NeedsYou(m.display) && r.Asks != "" {
+		for _, l := range wrapIndent(st.NeedsInput.Render(r.Asks), w, 2) {
 			add(l)
 		}
 	}
@@ -225,7 +225,7 @@ func (m *Model) render(now time.Time) []string {
 	if !s.CreatedAt.IsZero() {
 		// An ended or stale session ran until its last event.
 		end := now
-		if m.display == store.StatusEnded || m.display == store.StatusStale {
+		if m.display == store.StatusEnded || m.display == store.StatusGone {
 			end = lastAt(s, now)
 		}
 		kv("started", s.CreatedAt.Local().Format("Jan 2 15:04:05")+st.Subtle.Render(" · ran "+text.Duration(end.Sub(s.CreatedAt).Round(time.Second))))
@@ -233,7 +233,7 @@ func (m *Model) render(now time.Time) []string {
 	if s.Status == state.StatusEnded && s.EndReason != "" {
 		kv("ended", draw.EndReason(s.EndReason))
 	}
-	if m.display == store.StatusStale {
+	if m.display == store.StatusGone {
 		add(st.Stale.Render("stale: its Claude Code process is gone"))
 	}
 	t := s.Tokens

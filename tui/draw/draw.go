@@ -18,17 +18,21 @@ import (
 func Symbol(status string) (string, string) {
 	switch status {
 	case store.StatusWorking:
-		return "●", "working"
-	case store.StatusWaiting:
-		return "◌", "waiting"
-	case store.StatusNeedsInput:
-		return "!", "needs input"
+		return "●", status
+	case store.StatusIdle:
+		return "◌", status
+	case store.StatusPermission:
+		return "!", status
+	case store.StatusQuestion:
+		return "?", status
+	case store.StatusFailed:
+		return "✗", status
 	case store.StatusEnded:
-		return "○", "ended"
-	case store.StatusStale:
-		return "✗", "stale"
+		return "○", status
+	case store.StatusGone:
+		return "⊘", status
 	}
-	return "?", "unknown"
+	return "·", store.StatusUnknown
 }
 
 // EndReason says in words why a session ended, from the reason Claude
@@ -56,13 +60,15 @@ func StatusStyle(st *theme.Styles, status string) func(...string) string {
 	switch status {
 	case store.StatusWorking:
 		return st.Working.Render
-	case store.StatusWaiting:
+	case store.StatusIdle:
 		return st.Waiting.Render
-	case store.StatusNeedsInput:
+	case store.StatusPermission, store.StatusQuestion:
 		return st.NeedsInput.Render
+	case store.StatusFailed:
+		return st.Error.Render
 	case store.StatusEnded:
 		return st.Ended.Render
-	case store.StatusStale:
+	case store.StatusGone:
 		return st.Stale.Render
 	}
 	return st.Faint.Render

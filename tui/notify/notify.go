@@ -42,6 +42,7 @@ type Notice struct {
 
 type seen struct {
 	display string
+	asks    string
 	since   time.Time // when it was first seen working, this turn
 }
 
@@ -69,7 +70,7 @@ func (t *Tracker) Observe(key string, rows []Row, now time.Time) []Notice {
 	for _, r := range rows {
 		k := key + "\x00" + r.ID
 		prev, ok := t.seen[k]
-		cur := seen{display: r.Display, since: prev.since}
+		cur := seen{display: r.Display, asks: r.Asks, since: prev.since}
 		if r.Display == store.StatusWorking && (prev.display != store.StatusWorking || cur.since.IsZero()) {
 			cur.since = now
 		}
@@ -77,15 +78,16 @@ func (t *Tracker) Observe(key string, rows []Row, now time.Time) []Notice {
 		if title == "" {
 			title = "session " + text.ShortID(r.ID)
 		}
-		if ok && prev.display != r.Display {
+		if ok && (prev.display != r.Display || store.NeedsYou(r.Display) && prev.asks != r.Asks) {
 			switch {
-			case r.Display == store.StatusNeedsInput:
+			case store.NeedsYou(r.Display):
+				// One per wait: a new wait, or another question.
 				body := r.Asks
 				if body == "" {
-					body = "waits for your input"
+					body = r.Display
 				}
 				out = append(out, Notice{Key: key, ID: r.ID, Title: title, Body: body})
-			case prev.display == store.StatusWorking && r.Display == store.StatusWaiting && long > 0 &&
+			case prev.display == store.StatusWorking && r.Display == store.StatusIdle && long > 0 &&
 				!prev.since.IsZero() && now.Sub(prev.since) >= long:
 				out = append(out, Notice{Key: key, ID: r.ID, Title: title,
 					Body: "finished its turn after " + text.Duration(now.Sub(prev.since).Round(time.Second)) + "; waits for your next prompt"})

@@ -19,15 +19,15 @@ func TestTrackerNotices(t *testing.T) {
 		display string
 		want    string // the notice's body, "" for none
 	}{
-		{0, store.StatusNeedsInput, ""}, // first sighting: not news
-		{time.Second, store.StatusNeedsInput, ""},
+		{0, store.StatusPermission, ""}, // first sighting: not news
+		{time.Second, store.StatusPermission, ""},
 		{2 * time.Second, store.StatusWorking, ""},
-		{3 * time.Second, store.StatusNeedsInput, "permission to use Bash"},
+		{3 * time.Second, store.StatusPermission, "permission to use Bash"},
 		{4 * time.Second, store.StatusWorking, ""},
-		{30 * time.Second, store.StatusWaiting, ""}, // a short turn
+		{30 * time.Second, store.StatusIdle, ""}, // a short turn
 		{40 * time.Second, store.StatusWorking, ""},
 		{40*time.Second + 90*time.Second, store.StatusWorking, ""},
-		{40*time.Second + 2*time.Minute, store.StatusWaiting, "finished its turn after 2m"},
+		{40*time.Second + 2*time.Minute, store.StatusIdle, "finished its turn after 2m"},
 	}
 	for i, s := range steps {
 		got := look(s.at, s.display)

@@ -188,7 +188,7 @@ func (m *Model) SetRows(rows []Row) {
 	m.rows = rows
 	sort.SliceStable(m.rows, func(i, j int) bool {
 		// A session that waits for the user comes first.
-		if ni, nj := m.rows[i].Display == store.StatusNeedsInput, m.rows[j].Display == store.StatusNeedsInput; ni != nj && m.order == SortNeedsInput {
+		if ni, nj := store.NeedsYou(m.rows[i].Display), store.NeedsYou(m.rows[j].Display); ni != nj && m.order == SortNeedsInput {
 			return ni
 		}
 		if m.order == SortCost {
@@ -453,7 +453,7 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 	default:
 		title = st.Faint.Render("no prompt yet")
 	}
-	needs := r.Display == store.StatusNeedsInput
+	needs := store.NeedsYou(r.Display)
 	if needs {
 		title = st.NeedsInput.Render(cmp.Or(r.Title, "no prompt yet"))
 	}
@@ -468,7 +468,8 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 	var line2 string
 	if needs && r.Asks != "" {
 		// What it waits for says more than its sparkline.
-		line2 = id + " " + st.NeedsInput.Render(r.Asks)
+		// Line 1 says the condition; line 2 what is asked.
+		line2 = id + " " + st.NeedsInput.Render(strings.TrimPrefix(r.Asks, r.Display+": "))
 	} else if r.Damaged != "" {
 		line2 = id + " " + st.Warn.Render("⚠ "+r.Damaged)
 	} else if !r.Loaded {

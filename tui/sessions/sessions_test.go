@@ -40,7 +40,7 @@ func rows() []Row {
 	return []Row{
 		mk("cccc", "main", store.StatusEnded, time.Hour),
 		mk("aaaa", "feature/x", store.StatusWorking, time.Second),
-		mk("bbbb", "main", store.StatusWaiting, time.Minute),
+		mk("bbbb", "main", store.StatusIdle, time.Minute),
 	}
 }
 
@@ -91,7 +91,7 @@ func TestSortOrders(t *testing.T) {
 	m.SetSize(40, 20)
 	m.SetPrices(pricing.Table{"m": {Input: 1}})
 	rs := rows()
-	rs[0].Display = store.StatusNeedsInput // cccc: oldest, but waits
+	rs[0].Display = store.StatusPermission // cccc: oldest, but waits
 	rs[0].Model, rs[0].Tokens = "m", state.Tokens{Input: 1_000_000}
 	rs[2].Model, rs[2].Tokens = "m", state.Tokens{Input: 2_000_000} // bbbb costs most
 	m.SetRows(rs)

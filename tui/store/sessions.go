@@ -16,16 +16,21 @@ import (
 	"github.com/dylan-gluck/spcstr/tui/text"
 )
 
-// Display statuses. The first four are state.json's; Stale is the
-// dashboard's: not ended, yet the registry says its process is gone.
+// Display statuses: a session's condition (state.Of), in the words every
+// view shares.
 const (
-	StatusWorking    = state.StatusWorking
-	StatusWaiting    = state.StatusWaiting
-	StatusNeedsInput = state.StatusNeedsInput
-	StatusEnded      = state.StatusEnded
-	StatusStale      = "stale"
-	StatusUnknown    = "unknown"
+	StatusPermission = string(state.NeedsPermission)
+	StatusQuestion   = string(state.AsksQuestion)
+	StatusIdle       = string(state.Idle)
+	StatusWorking    = string(state.Working)
+	StatusFailed     = string(state.Failed)
+	StatusEnded      = string(state.Ended)
+	StatusGone       = string(state.Gone)
+	StatusUnknown    = string(state.Unknown)
 )
+
+// NeedsYou reports whether a display status waits for the user's answer.
+func NeedsYou(display string) bool { return state.Condition(display).NeedsYou() }
 
 // Limits that keep one damaged or enormous session from filling memory or
 // the screen.
@@ -64,8 +69,12 @@ type Summary struct {
 	// Inherited is the usage a fork copied from its parent (subtracted
 	// from sums of sessions).
 	Inherited map[string]state.ModelUsage
-	// Asks is what the session waits for while it needs input: the latest
-	// notification's message, or "permission request" ("" otherwise).
+	// Wait, Asked, WaitSince and EndReason are state.json's (what the
+	// session waits for, since when; why it ended).
+	Wait, Asked, EndReason string
+	WaitSince              time.Time
+	// Asks is what the session waits for while it needs you, in the
+	// words of state.Status ("needs permission: Bash `npm publish`").
 	Asks string
 	// Damaged says why the state could not be shown ("" when it could).
 	Damaged string
@@ -157,12 +166,13 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 			break
 		}
 	}
-	if s.Status == StatusNeedsInput {
-		sum.Asks = "permission request"
-		if s.LastEvent != "PermissionRequest" && len(s.Notifications) > 0 {
+	sum.Wait, sum.Asked, sum.WaitSince, sum.EndReason = s.WaitKind(), OneLine(s.Asked, 300), s.WaitSince, s.EndReason
+	if st := state.Of(s, state.ProcessAlive); st.Condition.NeedsYou() {
+		if st.Detail == "" && len(s.Notifications) > 0 {
 			n := s.Notifications[len(s.Notifications)-1]
-			sum.Asks = OneLine(cmp.Or(n.Message, n.Title, n.Type), 200)
+			st.Detail = OneLine(cmp.Or(n.Message, n.Title, n.Type), 200)
 		}
+		sum.Asks = text.Sanitize(st.String())
 	}
 	switch {
 	case !s.LastEventAt.IsZero():
@@ -211,25 +221,23 @@ func lastN[T any](xs []T, n int) []T {
 	return append([]T(nil), xs[len(xs)-n:]...)
 }
 
-// DisplayStatus is the status to show: the state's own, or Stale when the
-// session has not ended but the registry has no live process for it (its
-// entry is missing, or its Claude Code process is gone).
+// DisplayStatus is the status to show (state.Of): the state's own, gone
+// when the registry says its Claude Code process is gone, unknown when
+// the registry has no entry for a session that did not end (spcstr cannot
+// tell).
 func DisplayStatus(sum Summary, reg registry.File, alive func(pid int) bool) string {
 	if !sum.Loaded || sum.Damaged != "" && sum.Status == "" {
 		return StatusUnknown
 	}
-	if sum.Status == StatusEnded {
-		return StatusEnded
+	proc := state.ProcessUnknown
+	if e, ok := reg.Lookup(sum.ID); ok {
+		proc = state.ProcessAlive
+		if e.PPID > 0 && !alive(e.PPID) {
+			proc = state.ProcessGone
+		}
 	}
-	e, ok := reg.Lookup(sum.ID)
-	if !ok || (e.PPID > 0 && !alive(e.PPID)) {
-		return StatusStale
-	}
-	switch sum.Status {
-	case StatusWorking, StatusWaiting, StatusNeedsInput:
-		return sum.Status
-	}
-	return StatusUnknown
+	s := &state.Session{Status: sum.Status, Wait: sum.Wait, Asked: sum.Asked, WaitSince: sum.WaitSince, EndReason: sum.EndReason}
+	return string(state.Of(s, proc).Condition)
 }
 
 // oneLine flattens s to one line of at most n bytes.

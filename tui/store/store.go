@@ -109,19 +109,19 @@ func (s *Store) Summary(id string) (Summary, bool) {
 func (s *Store) Live() int {
 	n := 0
 	for _, sum := range s.sums {
-		if d := s.Display(sum); d == StatusWorking || d == StatusNeedsInput {
+		if d := s.Display(sum); d == StatusWorking || NeedsYou(d) {
 			n++
 		}
 	}
 	return n
 }
 
-// NeedsInput counts the sessions waiting for the user (a permission or
-// idle prompt showing).
+// NeedsInput counts the sessions that need the user (a permission prompt
+// or a question waiting).
 func (s *Store) NeedsInput() int {
 	n := 0
 	for _, sum := range s.sums {
-		if s.Display(sum) == StatusNeedsInput {
+		if NeedsYou(s.Display(sum)) {
 			n++
 		}
 	}

@@ -199,10 +199,13 @@ func TestDisplayStatus(t *testing.T) {
 		loaded           bool
 	}{
 		{"live-session", state.StatusWorking, StatusWorking, true},
-		{"live-session", state.StatusNeedsInput, StatusNeedsInput, true},
-		{"dead-session", state.StatusWaiting, StatusStale, true},
-		{"gone-session", state.StatusWorking, StatusStale, true},
-		{"gone-session", state.StatusEnded, StatusEnded, true},
+		{"live-session", state.StatusNeedsInput, StatusPermission, true},
+		{"live-session", state.StatusWaiting, StatusIdle, true},
+		{"dead-session", state.StatusWaiting, StatusGone, true},
+		{"dead-session", state.StatusEnded, StatusEnded, true},
+		// No registry entry: spcstr cannot tell (not "stale").
+		{"unregistered-session", state.StatusWorking, StatusUnknown, true},
+		{"unregistered-session", state.StatusEnded, StatusEnded, true},
 		{"live-session", "", StatusUnknown, false},
 	}
 	for _, c := range cases {
