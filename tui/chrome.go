@@ -148,7 +148,7 @@ func (m Model) footer() string {
 	case m.focus == PaneSessions && m.list.Editing(), m.focus == PaneEvents && m.ev.Editing():
 		keep = focused.ShortHelp() // the filter's keys only
 	case m.focus == PaneSessions:
-		ks = append(focused.ShortHelp(), m.keys.Focus, m.keys.Follow)
+		ks = append(focused.ShortHelp(), m.keys.NextNeeding, m.keys.Focus, m.keys.Follow)
 		keep = []key.Binding{m.keys.Help, m.keys.Quit}
 	default:
 		ks = focused.ShortHelp()
@@ -198,7 +198,7 @@ func legend(sym, desc string) key.Binding { return key.NewBinding(key.WithHelp(s
 func (m Model) helpGroups() []helpGroup {
 	g := m.keys
 	groups := []helpGroup{
-		{"Everywhere", []key.Binding{g.Help, g.CloseHelp, g.Quit, g.Focus, g.Timeline, g.NextPane, g.PrevPane, g.Pane1, g.Pane2, g.Pane3, g.Pane4, g.Pane5, g.Back, g.Follow, g.PrevSession, g.NextSession}},
+		{"Everywhere", []key.Binding{g.Help, g.CloseHelp, g.Quit, g.Focus, g.Timeline, g.NextPane, g.PrevPane, g.Pane1, g.Pane2, g.Pane3, g.Pane4, g.Pane5, g.Back, g.Follow, g.NextNeeding, g.PrevSession, g.NextSession}},
 		{"Permission card (while one is up)", m.card.FullHelp()[0]},
 	}
 	for p := range paneCount {
@@ -245,7 +245,7 @@ func (m Model) helpGroups() []helpGroup {
 			legend("2 live", "sessions whose Claude Code process runs"),
 			legend("gates: dry run", "gates log what they would decide and block nothing (dry_run in .spcstr/config.yaml)"),
 			legend("(dry run)", "after a strategy: the same, for that strategy"),
-			legend("⇣follow", "the cursor follows the newest session (f)"),
+			legend("⇣follow", "the cursor follows the session that needs you, else the newest (f); paused while a session is open"),
 			legend("◌", "not watching the files: the screen does not refresh"),
 			legend("reading…", "sessions are still being read"),
 		}},

@@ -104,11 +104,18 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, m.keys.Follow):
 		m.follow = !m.follow
 		if m.follow {
-			m.list.SelectNewest()
-			m.flash("following the newest session")
+			m.list.SelectFollowed()
+			m.flash("following: the session that needs you, else the newest")
 		} else {
 			m.flash("follow off")
 		}
+		return m, tea.Batch(m.selectionChanged()...)
+	case key.Matches(k, m.keys.NextNeeding):
+		if !m.list.SelectNextNeeding() {
+			m.flash("no session needs you")
+			return m, nil
+		}
+		m.follow = false
 		return m, tea.Batch(m.selectionChanged()...)
 	case key.Matches(k, m.keys.PrevSession), key.Matches(k, m.keys.NextSession):
 		d := 1
@@ -155,7 +162,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if m.list.Order() != order {
 			m.flash("sorted: " + m.list.Order().String())
 			if m.follow {
-				m.list.SelectNewest()
+				m.list.SelectFollowed()
 			}
 		}
 		if m.currentID() != before || m.list.Editing() {

@@ -8,6 +8,7 @@ type KeyMap struct {
 	Quit, Help, NextPane, PrevPane, Back key.Binding
 	Pane1, Pane2, Pane3, Pane4, Pane5    key.Binding
 	Follow, PrevSession, NextSession     key.Binding
+	NextNeeding                          key.Binding
 	// Timeline opens the sessions over time.
 	Timeline key.Binding
 	// Focus brings the selected session's terminal pane to the front.
@@ -30,7 +31,8 @@ func DefaultKeyMap() KeyMap {
 		Pane3:       key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "event tail")),
 		Pane4:       key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "requirements")),
 		Pane5:       key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "feedback loop")),
-		Follow:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow newest session")),
+		Follow:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow: the session that needs you, else the newest")),
+		NextNeeding: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "next session that needs you")),
 		PrevSession: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous session")),
 		NextSession: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next session")),
 		Timeline:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "timeline of the sessions")),

@@ -469,8 +469,10 @@ func (m *Model) rebuildRows() {
 	}
 	m.list.SetRows(rows)
 	m.watchAsking(rows)
-	if m.follow {
-		m.list.SelectNewest()
+	// Follow moves the cursor only while the list has the focus: an
+	// opened session is never swapped under the reader.
+	if m.follow && m.focus == PaneSessions {
+		m.list.SelectFollowed()
 	}
 	if r, ok := m.list.Selected(); ok && r.ID == m.selected {
 		m.det.SetSummary(r.Summary, r.Display, m.now())

@@ -511,3 +511,55 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 	}
 	return []string{line1, line2}
 }
+
+// NeedingYou lists the shown sessions that need you (store.NeedsYou),
+// the oldest wait first.
+func (m *Model) NeedingYou() []string {
+	var rows []Row
+	for _, ri := range m.visible {
+		if r := m.rows[ri]; store.NeedsYou(r.Display) {
+			rows = append(rows, r)
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i].WaitSince, rows[j].WaitSince
+		if a.IsZero() {
+			a = rows[i].LastAt
+		}
+		if b.IsZero() {
+			b = rows[j].LastAt
+		}
+		return a.Before(b)
+	})
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	return ids
+}
+
+// SelectFollowed is follow mode's move: to the session that has waited
+// for you longest, else to the newest.
+func (m *Model) SelectFollowed() {
+	if ids := m.NeedingYou(); len(ids) > 0 && m.Select(ids[0]) {
+		return
+	}
+	m.SelectNewest()
+}
+
+// SelectNextNeeding moves to the next session that needs you after the
+// selected one (oldest wait first, wrapping); false when none does.
+func (m *Model) SelectNextNeeding() bool {
+	ids := m.NeedingYou()
+	if len(ids) == 0 {
+		return false
+	}
+	cur, _ := m.Selected()
+	next := 0
+	for i, id := range ids {
+		if id == cur.ID {
+			next = (i + 1) % len(ids)
+		}
+	}
+	return m.Select(ids[next])
+}
