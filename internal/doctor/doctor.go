@@ -94,6 +94,7 @@ func DefaultChecks() []Check {
 		{Name: "tempfiles", Run: checkTempFiles},
 		{Name: "otel", Run: checkOtel},
 		{Name: "recorder", Run: checkRecorder},
+		{Name: "notify", Run: checkNotify},
 	}
 }
 
@@ -118,6 +119,8 @@ type Env struct {
 	Git string
 	// Now is the time of the run.
 	Now time.Time
+	// TmuxOption reads a global tmux option (nil: the user's tmux).
+	TmuxOption func(ctx context.Context, name string) (string, error)
 
 	once     sync.Once
 	settings []SettingsFile
