@@ -11,6 +11,9 @@
 //	    3 KiB, 2,000 files read, 150 agents, 200 failures, 100
 //	    notifications) ÷ the same hook at an empty session (≤ 1.2)
 //	P3  peak RSS of one hook process (≤ 12 MiB)
+//	P1-perm  a PermissionRequest hook with no dashboard open ÷ the floor
+//	    (≤ 1.5), and a dashboard's answer → the hook answered (≤ 100 ms
+//	    median); -only-permission measures these alone
 //	P4, P5, idle CPU, export, search: the dashboard's, the exporter's and
 //	    spcstr search's Go benchmarks, whose metrics are read back and
 //	    judged here too (idle CPU: spcstr tui on 76 unchanging sessions in
@@ -59,6 +62,7 @@ var (
 	longRuns  = flag.Int("long-runs", 21, "PostToolUse hooks measured per session for P2-long")
 	onlyLong  = flag.Bool("only-long", false, "measure P2-long only (for profiling)")
 	onlyStart = flag.Bool("only-startup", false, "measure the start-up figures only")
+	onlyPerm  = flag.Bool("only-permission", false, "measure the PermissionRequest figures only (no dashboard; a dashboard's answer)")
 	keep      = flag.Bool("keep", false, "keep the scratch folder")
 	tuiBench  = flag.Bool("tui", true, "also run the dashboard and export benchmarks (go test -bench)")
 )
@@ -111,6 +115,9 @@ func run() error {
 	}
 	if *onlyStart {
 		return benchStartup(spcstr, hook, tuifloor, tmp)
+	}
+	if *onlyPerm {
+		return benchPermission(hook, floor, tmp, min(*runs, 200))
 	}
 	empty, err := newProject(filepath.Join(tmp, "empty"))
 	if err != nil {
@@ -178,6 +185,10 @@ func run() error {
 
 	if err := runLong(hook, tmp); err != nil {
 		return err
+	}
+
+	if err := benchPermission(hook, floor, tmp, min(*runs, 200)); err != nil {
+		fmt.Println("permission:", err)
 	}
 
 	if err := initReport(hook, empty, events[0]); err != nil {

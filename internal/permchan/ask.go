@@ -52,13 +52,19 @@ func WaitFrom(getenv func(string) string) time.Duration {
 // Ask posts req to the dashboard of the project whose socket is sock (in
 // the channel folder dir) and waits for its answer until req.Deadline or
 // ctx ends. It fills req's nonce and version. With no dashboard it
-// returns ErrNoDashboard at once, after one lstat and one connect.
+// returns ErrNoDashboard at once, after two lstats (and a connect when a
+// dead dashboard left its socket).
 //
 // An answer for another nonce, or malformed, is refused (the hook tells
 // the dashboard so) and the wait goes on; the first valid answer is
 // acknowledged and returned.
 func Ask(ctx context.Context, dir, sock string, req *Request) (Answer, error) {
 	if err := CheckDir(dir); err != nil {
+		return Answer{}, ErrNoDashboard
+	}
+	// No socket, no dashboard: a second lstat, and the network poller
+	// that a connect would start is never started.
+	if fi, err := os.Lstat(sock); err != nil || fi.Mode()&os.ModeSocket == 0 {
 		return Answer{}, ErrNoDashboard
 	}
 	d := net.Dialer{Timeout: 500 * time.Millisecond}

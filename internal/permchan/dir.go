@@ -7,7 +7,7 @@
 //
 // The hook's side (Ask) is linked into the lean hook binary: it uses only
 // the standard library's net, crypto/rand and encoding/json, and costs one
-// lstat and one failed connect when no dashboard is open.
+// lstat of the folder and one of the socket when no dashboard is open.
 package permchan
 
 import (
