@@ -95,31 +95,7 @@ func TestDashboardAnswersPermissions(t *testing.T) {
 	// The hook's wait stays inside the harness's 60 s hook timeout.
 	hook := "XDG_RUNTIME_DIR=" + harness.ShellQuote(rt) + " SPCSTR_PERMISSION_WAIT=50s SPCSTR_REGISTRY=" + harness.ShellQuote(reg) +
 		" " + harness.ShellQuote(spcstrBin) + " hook"
-	p := &dashPane{t: t, tmux: tm, sock: fmt.Sprintf("spcstr-dash-%d-%d", os.Getpid(), time.Now().UnixNano()), session: "dash"}
-	t.Cleanup(func() { _ = exec.Command(tm, "-L", p.sock, "kill-server").Run() })
-	var project string
-	ready := func(proj string) error {
-		project = proj
-		shell := fmt.Sprintf("exec env XDG_RUNTIME_DIR=%s SPCSTR_REGISTRY=%s TERM=xterm-256color %s tui -C %s",
-			harness.ShellQuote(rt), harness.ShellQuote(reg), harness.ShellQuote(spcstrBin), harness.ShellQuote(proj))
-		p.run("new-session", "-d", "-s", p.session, "-x", "120", "-y", "40", shell)
-		// The dashboard holds the lease once its socket listens.
-		sock := permchan.SocketPath(permchan.Dir(func(k string) string {
-			if k == "XDG_RUNTIME_DIR" {
-				return rt
-			}
-			return ""
-		}), proj)
-		deadline := time.Now().Add(60 * time.Second)
-		for time.Now().Before(deadline) {
-			if fi, err := os.Lstat(sock); err == nil && fi.Mode()&os.ModeSocket != 0 {
-				return nil
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		return fmt.Errorf("the dashboard did not take the lease (%s); screen:\n%s", sock, p.screen())
-	}
-
+	p, ready, project := startDashboard(t, tm, rt, reg)
 	type result struct {
 		res *harness.Result
 		err error
@@ -196,7 +172,7 @@ func TestDashboardAnswersPermissions(t *testing.T) {
 
 	// Each answer is a decision record, from the dashboard.
 	var recs []gate.Record
-	err = logs.ScanFile(filepath.Join(project, ".spcstr", "logs", "decisions.json"), func(raw []byte) error {
+	err = logs.ScanFile(filepath.Join(*project, ".spcstr", "logs", "decisions.json"), func(raw []byte) error {
 		var rec gate.Record
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return err
@@ -215,4 +191,38 @@ func TestDashboardAnswersPermissions(t *testing.T) {
 	}
 	wantEqual(t, "decision records", strings.Join(got, " "),
 		`dashboard:allow:"" dashboard:deny:"`+denyMsg+`" dashboard:allow:""`)
+}
+
+// startDashboard returns a dashboard pane to be started by ready (the
+// harness's Ready: once the project exists, before Claude Code starts),
+// which waits until the dashboard holds the project's lease; project is
+// set then.
+func startDashboard(t *testing.T, tm, rt, reg string) (*dashPane, func(string) error, *string) {
+	t.Helper()
+	p := &dashPane{t: t, tmux: tm, sock: fmt.Sprintf("spcstr-dash-%d-%d", os.Getpid(), time.Now().UnixNano()), session: "dash"}
+	t.Cleanup(func() { _ = exec.Command(tm, "-L", p.sock, "kill-server").Run() })
+	project := new(string)
+	ready := func(proj string) error {
+		*project = proj
+		shell := fmt.Sprintf("exec env XDG_RUNTIME_DIR=%s SPCSTR_REGISTRY=%s TERM=xterm-256color %s tui -C %s",
+			harness.ShellQuote(rt), harness.ShellQuote(reg), harness.ShellQuote(spcstrBin), harness.ShellQuote(proj))
+		p.run("new-session", "-d", "-s", p.session, "-x", "120", "-y", "40", shell)
+		// The dashboard holds the lease once its socket listens.
+		sock := permchan.SocketPath(permchan.Dir(func(k string) string {
+			if k == "XDG_RUNTIME_DIR" {
+				return rt
+			}
+			return ""
+		}), proj)
+		deadline := time.Now().Add(60 * time.Second)
+		for time.Now().Before(deadline) {
+			if fi, err := os.Lstat(sock); err == nil && fi.Mode()&os.ModeSocket != 0 {
+				return nil
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return fmt.Errorf("the dashboard did not take the lease (%s); screen:\n%s", sock, p.screen())
+	}
+
+	return p, ready, project
 }

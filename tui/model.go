@@ -365,6 +365,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, aliveCmd(reg, m.opt.Alive))
 		}
 	}
+	if m.card.Active() {
+		cmds = append(cmds, m.withdrawAnswered()...)
+	}
 	cmds = append(cmds, m.sendNotices()...)
 	if m.ring {
 		m.ring = false

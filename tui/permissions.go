@@ -14,6 +14,7 @@ import (
 	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/card"
+	"github.com/dylan-gluck/spcstr/tui/store"
 )
 
 // The permission channel (internal/permchan): the dashboard takes the
@@ -71,6 +72,24 @@ func permRecordCmd(l state.Layout, p *permchan.Pending, now time.Time) tea.Cmd {
 		}
 		return permRecordedMsg{err: err}
 	}
+}
+
+// withdrawAnswered withdraws the cards of prompts the terminal answered
+// while their hooks still wait (Claude Code does not always end them): a
+// session recorded an event after the request and no longer needs
+// permission. The hook is told to leave it (it returns no answer).
+func (m *Model) withdrawAnswered() []tea.Cmd {
+	var cmds []tea.Cmd
+	for _, p := range m.card.Waiting() {
+		sum, ok := m.st.Summary(p.Request.SessionID)
+		if !ok || !sum.LastAt.After(p.Request.AskedAt) || m.st.Display(sum) == store.StatusPermission {
+			continue
+		}
+		m.card.Remove(p)
+		m.flash("answered in the terminal: " + card.Subject(p.Request))
+		cmds = append(cmds, func() tea.Msg { p.Leave(); return nil }, permRecordCmd(m.opt.Layout, p, m.now()))
+	}
+	return cmds
 }
 
 // permUpdate handles the channel's messages and the card's results; ok is

@@ -14,6 +14,8 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/permchan"
 	"github.com/dylan-gluck/spcstr/logs"
+	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/tui/watch"
 )
 
 type hookResult struct {
@@ -31,7 +33,7 @@ func posted(t *testing.T, ctx context.Context, srv *permchan.Server, dir, root, 
 			SessionID: idBusy, Title: "ship the release", Cwd: root, ToolName: "Bash",
 			ToolInput:   []byte(`{"command":"` + cmd + `","description":"Publish the package"}`),
 			Suggestions: []byte(`[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"npm publish:*"}],"behavior":"allow","destination":"localSettings"}]`),
-			AskedAt:     fixedNow.Add(-12 * time.Second), Deadline: time.Now().Add(time.Minute),
+			AskedAt:     fixedNow, Deadline: time.Now().Add(time.Minute),
 		})
 		out <- hookResult{a, err}
 	}()
@@ -91,7 +93,7 @@ func TestPermissionCard(t *testing.T) {
 			p, res := posted(t, context.Background(), srv, dir, f.layout.Root, "npm publish")
 			m = feed(t, m, permReqMsg{p: p})
 			got := plain(m)
-			for _, want := range []string{"needs permission", "Bash", "npm publish", "Publish the package", "ship the release", "12.0s",
+			for _, want := range []string{"needs permission", "Bash", "npm publish", "Publish the package", "ship the release", "waiting  0ms",
 				"Bash(npm publish:*)", "y allow once", "esc leave it to the terminal"} {
 				if !strings.Contains(got, want) {
 					t.Fatalf("card lacks %q:\n%s", want, got)
@@ -145,6 +147,27 @@ func TestPermissionCard(t *testing.T) {
 		recs := f.readDecisions(t)
 		if len(recs) == 0 || recs[len(recs)-1].Source != gate.SourceTerminal || recs[len(recs)-1].SessionID != idBusy {
 			t.Errorf("decision records: %+v", recs)
+		}
+	})
+
+	t.Run("the session went on: the terminal answered", func(t *testing.T) {
+		p, res := posted(t, context.Background(), srv, dir, f.layout.Root, "make release")
+		m = feed(t, m, permReqMsg{p: p})
+		m = send(t, m, tickMsg{}) // nothing new from the session: the card stays
+		if !m.card.Active() {
+			t.Fatal("the card went with no news from the session")
+		}
+		// Claude Code did not end the hook, but the session ran the tool.
+		s := busySession(f.layout.Root)
+		s.Status, s.LastEventAt = state.StatusWorking, fixedNow.Add(time.Second)
+		f.writeState(t, s)
+		next, cmd := m.Update(changeMsg{c: watch.Change{Sessions: map[string]bool{idBusy: true}}})
+		m = drive(t, next.(Model), cmd)
+		if m.card.Active() || !strings.Contains(m.status, "answered in the terminal: Bash `make release`") {
+			t.Fatalf("card up %v, status %q", m.card.Active(), m.status)
+		}
+		if r := <-res; r.err != permchan.ErrLeft {
+			t.Errorf("hook: %+v %v, want ErrLeft (it returns no answer)", r.a, r.err)
 		}
 	})
 

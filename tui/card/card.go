@@ -117,6 +117,17 @@ func (m *Model) Sent(p *permchan.Pending) bool {
 	return false
 }
 
+// Waiting lists the prompts not answered here yet.
+func (m *Model) Waiting() []*permchan.Pending {
+	var out []*permchan.Pending
+	for _, it := range m.queue {
+		if !it.sent {
+			out = append(out, it.p)
+		}
+	}
+	return out
+}
+
 // Active reports whether a card is up.
 func (m *Model) Active() bool { return len(m.queue) > 0 }
 

@@ -26,6 +26,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -91,7 +92,23 @@ func wrap(event, out string) (int, error) {
 		cmd.Stdin = bytes.NewReader(raw)
 		var o, e bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
+		// Claude Code ends a hook it no longer waits for (a permission
+		// dialog answered in the terminal): the command under test gets
+		// that signal, as it would registered directly.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+		if err := cmd.Start(); err != nil {
+			return 1, err
+		}
+		go func() {
+			if s, ok := <-sigs; ok {
+				_ = syscall.Kill(-cmd.Process.Pid, s.(syscall.Signal))
+			}
+		}()
+		err := cmd.Wait()
+		signal.Stop(sigs)
+		close(sigs)
 		var exit *exec.ExitError
 		switch {
 		case errors.As(err, &exit):
