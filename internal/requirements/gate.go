@@ -186,7 +186,19 @@ func (e *eval) preToolUse() error {
 	if planFile(input.FilePath, e.home) {
 		return nil
 	}
+	commits, head, headOK := e.commitGuards(call)
 	if len(matched) == 0 {
+		if len(commits) > 0 && headOK {
+			// Note where HEAD stands, so that PostToolUse can tell a
+			// commit from a command that only mentions one.
+			notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
+				return e.recordCommitHeads(f, commits, head)
+			})
+			e.notice(notice)
+			if err != nil && undecided == nil {
+				return gate.SideWrite(err)
+			}
+		}
 		return undecided
 	}
 	var unmet []*Req
@@ -213,6 +225,9 @@ func (e *eval) preToolUse() error {
 			if f.MarkTriggered(r.Name, r.Scope, e.key, now) {
 				changed = true
 			}
+		}
+		if headOK && e.recordCommitHeads(f, commits, head) {
+			changed = true
 		}
 		return changed
 	})
@@ -264,10 +279,26 @@ func (e *eval) postToolUse() error {
 		if len(guarded) == 0 {
 			return nil
 		}
+		// A commit command spends a requirement only if HEAD moved
+		// (commit.go); any other guarded command, once it completed.
+		commit := isGitCommit(input.Command)
+		head, headOK := "", false
+		if commit {
+			head, headOK = headCommit(e.loc.Root)
+		}
 		var cleared, still []*Req
 		notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
 			cleared, still = cleared[:0], still[:0]
+			kept := false
 			for _, r := range guarded {
+				if commit {
+					if before, ok := f.takeCommitHead(r.Name, e.key, ev.ToolUseID); ok {
+						kept = true // the record is gone either way: write
+						if headOK && before == head {
+							continue // HEAD did not move: no commit happened
+						}
+					}
+				}
 				if !f.ClearSingleUse(r.Name, e.key) {
 					continue
 				}
@@ -277,7 +308,7 @@ func (e *eval) postToolUse() error {
 					cleared = append(cleared, r)
 				}
 			}
-			return len(cleared)+len(still) > 0
+			return kept || len(cleared)+len(still) > 0
 		})
 		if err != nil {
 			return err
@@ -293,6 +324,36 @@ func (e *eval) postToolUse() error {
 		}
 	}
 	return nil
+}
+
+// commitGuards returns the single_use requirements a commit command would
+// spend, and where HEAD stands now (commit.go); none for other calls.
+func (e *eval) commitGuards(call Call) (reqs []*Req, head string, ok bool) {
+	if call.Tool != "Bash" || !isGitCommit(call.Command) {
+		return nil, "", false
+	}
+	for _, r := range e.cfg.EnabledReqs() {
+		if r.Scope == ScopeSingleUse && r.UsedUpBy(call) {
+			reqs = append(reqs, r)
+		}
+	}
+	if len(reqs) == 0 {
+		return nil, "", false
+	}
+	head, ok = headCommit(e.loc.Root)
+	return reqs, head, ok
+}
+
+// recordCommitHeads notes HEAD for this tool call in the session's entries
+// of reqs; it reports whether the file changed.
+func (e *eval) recordCommitHeads(f *File, reqs []*Req, head string) bool {
+	changed := false
+	for _, r := range reqs {
+		if f.recordCommitHead(r.Name, e.key, e.in.Event.ToolUseID, head) {
+			changed = true
+		}
+	}
+	return changed
 }
 
 // satisfyBySkill satisfies the requirements mapped to a skill that
