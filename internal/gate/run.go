@@ -64,6 +64,7 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 	}
 	dry := p.DryRun || in.Getenv != nil && in.Getenv("SPCSTR_DRY_RUN") == "1"
 	s := in.Session
+	resetStopCounts(s, in.Name)
 	var (
 		all      []Verdict
 		records  []Record

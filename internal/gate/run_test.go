@@ -164,6 +164,39 @@ func TestRunEscalatesStops(t *testing.T) {
 	}
 }
 
+// The user's next prompt starts a new task: its first Stop is blocked
+// again, not let through because the last task's Stops were blocked to the
+// limit with no tool call since.
+func TestUserPromptResetsStopCount(t *testing.T) {
+	blocker := fake{name: "req", verdicts: []Verdict{{Decision: Block, Reason: "unmet", Message: "run the tests"}}}
+	s := &state.Session{SessionID: "s1"}
+	run := func(event string) Result {
+		in := input(event, nil)
+		in.Session = s
+		return Run(context.Background(), []Gate{blocker}, in, Policy{})
+	}
+	for i := 1; i <= DefaultStopBlockLimit; i++ {
+		run(hookio.Stop)
+	}
+	if res := run(hookio.Stop); res.Answer.Decision != "" || res.Records[0].Decision != Escalated {
+		t.Fatalf("the last task's stop did not give way: %+v", res.Answer)
+	}
+	// Another event (no tool call either) keeps the count.
+	run(hookio.Notification)
+	if res := run(hookio.Stop); res.Records[0].Decision != Escalated {
+		t.Fatalf("a notification reset the count: %+v", res.Records)
+	}
+	run(hookio.UserPromptSubmit)
+	if len(s.Gates) != 0 {
+		t.Fatalf("counts kept after a prompt: %+v", s.Gates)
+	}
+	for i := 1; i <= DefaultStopBlockLimit; i++ {
+		if res := run(hookio.Stop); res.Answer.Decision != hookio.DecisionBlock || strings.Contains(res.Answer.SystemMessage, "gave way") {
+			t.Fatalf("new task's stop %d: %+v", i, res.Answer)
+		}
+	}
+}
+
 // limited is a gate with its own stop_block_limit.
 type limited struct {
 	fake
