@@ -244,3 +244,48 @@ func TestStopBlockLimit(t *testing.T) {
 		})
 	}
 }
+
+// follower counts its calls and says so.
+type follower struct {
+	fake
+	calls *int
+}
+
+func (f follower) Follow(context.Context, *Input) ([]Verdict, error) {
+	*f.calls++
+	return []Verdict{{Decision: Block, SystemMessage: "after"}}, nil
+}
+
+// A follower speaks only when no gate holds the event: not on an enforced
+// block, but on an allow, a dry-run block and a block that gave way; the
+// decision it returns is dropped.
+func TestFollowersSpeakOnlyWhenTheEventGoesThrough(t *testing.T) {
+	block := fake{name: "b", verdicts: []Verdict{{Decision: Block, Message: "no"}}}
+	for _, tt := range []struct {
+		name   string
+		gates  func(f Gate) []Gate
+		policy Policy
+		speaks bool
+	}{
+		{"nothing else", func(f Gate) []Gate { return []Gate{f} }, Policy{}, true},
+		{"another gate blocks", func(f Gate) []Gate { return []Gate{f, block} }, Policy{}, false},
+		{"the block is a dry run", func(f Gate) []Gate { return []Gate{f, block} }, Policy{DryRun: true}, true},
+		{"the block gave way", func(f Gate) []Gate { return []Gate{f, block} }, Policy{StopBlockLimit: 1}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := 0
+			f := follower{fake: fake{name: "f"}, calls: &calls}
+			in := input(hookio.Stop, nil)
+			if tt.name == "the block gave way" {
+				in.Session.Gates = map[string]state.GateState{"b/Stop": {StopBlocks: 1}}
+			}
+			res := Run(context.Background(), tt.gates(f), in, tt.policy)
+			if (calls == 1) != tt.speaks || strings.Contains(res.Answer.SystemMessage, "after") != tt.speaks {
+				t.Fatalf("calls %d, answer %+v", calls, res.Answer)
+			}
+			if tt.speaks && res.Answer.Decision == hookio.DecisionBlock {
+				t.Errorf("a follower's decision counted: %+v", res.Answer)
+			}
+		})
+	}
+}

@@ -411,13 +411,36 @@ func (e *eval) stop() error {
 	case len(checked) > 0:
 		e.add(gate.Verdict{Decision: gate.Allow, Reason: "satisfied:" + joinNames(checked, ",")})
 	}
-	return e.reflectPrompt()
+	return nil
 }
 
-// reflectPrompt is the learning prompt: once per session, at a Stop that is
-// allowed after more than ReflectMinTools tool calls, it suggests
-// /session-reflect and records that (and the session's tool counts) in the
-// metrics file.
+// Follow implements gate.Follower: the learning prompt, at a Stop every
+// gate lets through (reflectPrompt).
+func (g *Gate) Follow(ctx context.Context, in *gate.Input) ([]gate.Verdict, error) {
+	if !g.active || in.Event == nil || in.Name != hookio.Stop || in.Event.StopHookActive {
+		return nil, nil
+	}
+	getenv := in.Getenv
+	if getenv == nil {
+		getenv = g.getenv
+	}
+	if getenv != nil && getenv("CLAUDE_SKIP_REQUIREMENTS") != "" {
+		return nil, nil
+	}
+	cfg, err := LoadConfig(g.root, getenv)
+	if err != nil || !cfg.Enabled || !cfg.Hooks.StopVerify {
+		return nil, nil // Evaluate has reported a config it could not read
+	}
+	e := &eval{ctx: ctx, in: in, cfg: cfg, loc: Locate(g.root), key: registry.ShortID(in.Event.SessionID), home: homeDir(getenv)}
+	err = e.reflectPrompt()
+	return e.out, err
+}
+
+// reflectPrompt is the learning prompt: once per session, at a Stop that
+// goes through (no gate blocks it: Follow) after more than ReflectMinTools
+// tool calls, it suggests /session-reflect and records that (and the
+// session's tool counts) in the metrics file. A Stop some gate blocks
+// neither shows it nor spends its one chance.
 func (e *eval) reflectPrompt() error {
 	s := e.in.Session
 	if s == nil || s.ToolCalls() <= ReflectMinTools || !s.Note("requirements:session-reflect") {
