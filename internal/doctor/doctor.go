@@ -118,6 +118,9 @@ type Env struct {
 	Git string
 	// Now is the time of the run.
 	Now time.Time
+	// ConfigFile, when set, is the config.yaml the checks read instead of
+	// the project's (spcstr strategy validate --config).
+	ConfigFile string
 
 	once     sync.Once
 	settings []SettingsFile
@@ -171,6 +174,15 @@ func managedFiles() []string {
 
 // Layout is the project's .spcstr layout.
 func (e *Env) Layout() state.Layout { return state.Layout{Root: e.Root} }
+
+// ConfigPath is the config.yaml the checks read: ConfigFile, else the
+// project's .spcstr/config.yaml.
+func (e *Env) ConfigPath() string {
+	if e.ConfigFile != "" {
+		return e.ConfigFile
+	}
+	return e.Layout().ConfigPath()
+}
 
 // Settings loads the local, project and user settings files once.
 func (e *Env) Settings() []SettingsFile {
