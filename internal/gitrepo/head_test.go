@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,5 +81,25 @@ func TestHeadCommitUnknown(t *testing.T) {
 				t.Errorf("HeadCommit = %q, true; want not ok", c)
 			}
 		})
+	}
+}
+
+// Run gives git's output lines, and an error naming the command and git's
+// message when it fails.
+func TestRun(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is required for this test: ", err)
+	}
+	dir := resolved(t, t.TempDir())
+	git(t, dir, "init", "-q", "-b", "trunk")
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := Run(context.Background(), dir, "status", "--porcelain")
+	if err != nil || len(lines) != 1 || lines[0] != "?? a.txt" {
+		t.Fatalf("Run status = %q, %v", lines, err)
+	}
+	if _, err := Run(context.Background(), dir, "log"); err == nil || !strings.Contains(err.Error(), "git log") {
+		t.Errorf("Run log in an empty repository: %v", err)
 	}
 }
