@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -25,11 +24,9 @@ const suiteModule = "github.com/google/jsonschema-go"
 // `go list -m -json` says where the pinned module is.
 func suiteDir(t *testing.T) string {
 	t.Helper()
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		if goBin, err = exec.LookPath("go"); err != nil {
-			t.Fatal("the go command is needed to find the test suite: ", err)
-		}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal("the go command is needed to find the test suite: ", err)
 	}
 	out, err := exec.Command(goBin, "list", "-m", "-json", suiteModule).Output()
 	if err != nil {
