@@ -17,7 +17,7 @@ func checkNotify(ctx context.Context, env *Env) []Finding {
 	if env.Getenv("TMUX") == "" {
 		return nil // not inside tmux: nothing to pass through
 	}
-	cfg, err := config.Load(env.Layout().ConfigPath())
+	cfg, err := config.Load(env.ConfigPath())
 	if err != nil {
 		return nil // the config check says so
 	}
