@@ -37,7 +37,7 @@ type Session struct {
 	Events     []Event
 	Transcript []TranscriptLine
 	// Stale plays the session without its SessionEnd and with a Claude Code
-	// process id that no longer exists, so that it shows as stale.
+	// process id that no longer exists, so that it shows as gone.
 	Stale bool
 }
 

@@ -60,7 +60,7 @@ const (
 	sortCount
 )
 
-var sortNames = [...]string{"needs input first", "recent first", "cost first"}
+var sortNames = [...]string{"needs you first", "recent first", "cost first"}
 
 // String names the order.
 func (s Sort) String() string { return sortNames[s] }
@@ -80,7 +80,7 @@ func DefaultKeyMap() KeyMap {
 		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter sessions")),
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-		Sort:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: needs input first, recent, cost")),
+		Sort:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: needs you first, recent, cost")),
 	}
 }
 

@@ -85,7 +85,7 @@ func TestListKeys(t *testing.T) {
 	}
 }
 
-// TestSortOrders: s cycles needs input first (default), recent, cost.
+// TestSortOrders: s cycles needs you first (default), recent, cost.
 func TestSortOrders(t *testing.T) {
 	m := New(theme.New(true, true))
 	m.SetSize(40, 20)
