@@ -331,6 +331,7 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 		}
 		s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, r.cfg.ContextWindow)
+		r.inheritFork(s)
 		answer, records = r.runGates(ctx, s, nil)
 		// The event goes into its log before state.json is written:
 		// the log is the durable record (a hook killed in between

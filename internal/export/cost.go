@@ -31,6 +31,9 @@ func cost(sc pricing.SessionCost) Cost {
 		if m.Priced {
 			mc.USD = usd(m.USD)
 		}
+		if m.InheritedUSD > 0 {
+			mc.InheritedUSD = usd(m.InheritedUSD)
+		}
 		c.Models = append(c.Models, mc)
 	}
 	return c

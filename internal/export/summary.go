@@ -96,8 +96,8 @@ type Cost struct {
 	// ForkedFrom is, for a fork (--fork-session), the session whose
 	// history its transcript copied (omitted otherwise).
 	ForkedFrom string `json:"forked_from,omitempty"`
-	// InheritedUSD is the estimated cost of a fork's copied history,
-	// part of USD (Claude Code counts it in the fork's figure): a sum
+	// InheritedUSD is what a fork inherited, part of USD (Claude Code
+	// counts its parent's figure at the fork point in the fork's): a sum
 	// of sessions subtracts it (omitted for a session that is no fork).
 	InheritedUSD *float64 `json:"inherited_usd,omitempty"`
 }
@@ -110,6 +110,9 @@ type ModelCost struct {
 	Output        int64    `json:"output"`
 	CacheRead     int64    `json:"cache_read"`
 	CacheCreation int64    `json:"cache_creation"`
+	// InheritedUSD is, in a fork, the part of USD inherited from the
+	// parent (omitted when none).
+	InheritedUSD *float64 `json:"inherited_usd,omitempty"`
 }
 
 // AgentUsage is a subagent's usage: the sum of its transcript's API

@@ -28,6 +28,11 @@ type SessionCost struct {
 	Tokens state.ModelUsage
 	// Models is the cost and tokens of each model, sorted by model id.
 	Models []ModelCost
+	// InheritedUSD is the part of USD a fork inherited from its parent
+	// (state.Session.InheritedCost for Claude Code's figure, the estimate
+	// of the copied messages for spcstr's; 0 for a session that is no
+	// fork). A sum of sessions leaves it out (Summed).
+	InheritedUSD float64
 }
 
 // ModelCost is one model's share of a session.
@@ -38,6 +43,15 @@ type ModelCost struct {
 	// price (USD is then 0).
 	USD    float64
 	Priced bool
+	// InheritedUSD is the part of USD a fork inherited (a model only its
+	// parent ran has InheritedUSD == USD).
+	InheritedUSD float64
+}
+
+// OnlyInherited reports whether the model ran only in the parent's part of
+// a fork's figure.
+func (m ModelCost) OnlyInherited() bool {
+	return m.InheritedUSD > 0 && m.InheritedUSD >= m.USD-1e-9
 }
 
 // Session returns the cost of a session: Claude Code's own figure when
@@ -55,22 +69,69 @@ func (t Table) Session(s *state.Session) SessionCost {
 				sc.Unpriced = append(sc.Unpriced, m)
 			}
 		}
+		t.inherit(&sc, s)
 		return sc
 	}
-	return t.Usage(s.Tokens.ByModel, s.Tokens, s.Model)
+	sc := t.Usage(s.Tokens.ByModel, s.Tokens, s.Model)
+	t.inherit(&sc, s)
+	return sc
+}
+
+// inherit sets the inherited part of a fork's figure: its parent's figure
+// at the fork point (state.Session.InheritedCost) when the figure is
+// Claude Code's, which counts the parent's whole cost in the fork's; the
+// estimate of the copied messages when it is spcstr's, which counts only
+// them. A fork recorded before InheritedCost existed has only the copied
+// messages.
+func (t Table) inherit(sc *SessionCost, s *state.Session) {
+	by := map[string]float64{}
+	switch {
+	case sc.Source != SourceEstimate && s.InheritedCost != nil:
+		sc.InheritedUSD = s.InheritedCost.USD
+		for m, c := range s.InheritedCost.ByModel {
+			by[m] += c.USD
+		}
+	case len(s.Inherited) > 0:
+		sc.InheritedUSD = t.CostByModel(s.Inherited).USD
+		for k, u := range s.Inherited {
+			m, long, us := SplitVariant(k)
+			if p, ok := t.Lookup(m); ok {
+				by[m] += p.Message(u, long, us)
+			}
+		}
+	default:
+		return
+	}
+	sc.InheritedUSD = min(sc.InheritedUSD, sc.USD)
+	for i := range sc.Models {
+		sc.Models[i].InheritedUSD = min(by[sc.Models[i].Model], sc.Models[i].USD)
+	}
+}
+
+// Snapshot is a session's figure (Session) in the form a fork keeps as
+// its inheritance (state.Session.InheritedCost): the total and, by
+// model, the tokens and dollars.
+func (t Table) Snapshot(s *state.Session) *state.ClaudeCost {
+	sc := t.Session(s)
+	c := &state.ClaudeCost{USD: sc.USD, UnknownModel: len(sc.Unpriced) > 0}
+	for _, m := range sc.Models {
+		if c.ByModel == nil {
+			c.ByModel = map[string]state.ClaudeModelCost{}
+		}
+		c.ByModel[m.Model] = state.ClaudeModelCost{Input: m.Tokens.Input, Output: m.Tokens.Output, CacheRead: m.Tokens.CacheRead,
+			CacheCreation: m.Tokens.CacheCreation, WebSearches: m.Tokens.WebSearches, USD: m.USD}
+	}
+	return c
 }
 
 // Summed is what a session adds to a sum of sessions (today's total, the
-// project's, cost-budget's day): its figure (Session) less the estimated
-// cost of the messages it inherited as a fork (state.Session.Inherited),
-// which its parent's figure already counts; never below zero. Claude Code
-// counts a fork's inherited history in the fork's own figure, so Session
-// leaves it there.
+// project's, cost-budget's day, reports): its figure (Session) less what
+// it inherited as a fork (SessionCost.InheritedUSD), which its parent's
+// figure already counts; never below zero. Claude Code counts a fork's
+// inherited history in the fork's own figure, so Session leaves it there.
 func (t Table) Summed(s *state.Session) SessionCost {
 	sc := t.Session(s)
-	if len(s.Inherited) > 0 {
-		sc.USD = max(0, sc.USD-t.CostByModel(s.Inherited).USD)
-	}
+	sc.USD = max(0, sc.USD-sc.InheritedUSD)
 	return sc
 }
 

@@ -17,7 +17,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/internal/pricing"
-	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/chart"
 	"github.com/dylan-gluck/spcstr/tui/draw"
 	"github.com/dylan-gluck/spcstr/tui/pane"
@@ -485,7 +484,7 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 			stats += " " + draw.CtxStyle(st, r.ContextPct)(text.Count(int64(r.ContextPct+0.5))+"%")
 		}
 		if m.prices != nil {
-			if e := m.prices.Session(&state.Session{Tokens: r.Tokens, Model: r.Model, ClaudeCost: r.ClaudeCost}); e.Known() {
+			if e := m.prices.Session(r.CostState()); e.Known() {
 				usd := pricing.Format(e.USD)
 				switch {
 				case !e.Priced:

@@ -1,0 +1,101 @@
+package e2e
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/dylan-gluck/spcstr/internal/pricing"
+	"github.com/dylan-gluck/spcstr/state"
+)
+
+// TestForkChain runs testdata/continued/fork-chain.json: a session with a
+// subagent on haiku, a fork of it and a fork of that fork, through the
+// real CLI. Claude Code copies only the main transcript into a fork but
+// counts the parent's whole figure in the fork's: each fork's inherited
+// part must be its parent's figure (the subagent included), and every sum
+// of the three sessions must be the lineage's real spend, the last fork's
+// cumulative figure, not more.
+func TestForkChain(t *testing.T) {
+	requireHarness(t)
+	file, err := filepath.Abs(filepath.Join("testdata", "continued", "fork-chain.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runScenario(t, scenario{name: "fork-chain", file: file})
+	var res [3]claudeResult
+	for i, name := range []string{"claude.stdout", "claude.then.stdout", "claude.then3.stdout"} {
+		var ok bool
+		if res[i], ok = readResultFile(t, filepath.Join(r.out, name)); !ok {
+			t.Fatalf("%s has no result line", name)
+		}
+	}
+	ex := exportAll(t, r)
+	if len(ex.Sessions) != 3 {
+		t.Fatalf("a root and two forks are three sessions; the export has %d", len(ex.Sessions))
+	}
+	// The lineage, root first: each fork names the previous session.
+	chain := []string{r.sid}
+	for len(chain) < 3 {
+		next := ""
+		for _, s := range ex.Sessions {
+			if s.Cost.ForkedFrom == chain[len(chain)-1] {
+				next = s.SessionID
+			}
+		}
+		if next == "" {
+			t.Fatalf("no session says it was forked from %s", chain[len(chain)-1])
+		}
+		chain = append(chain, next)
+	}
+	if _, ok := res[0].ModelUsage["claude-haiku-5-5"]; !ok {
+		t.Fatalf("the root's subagent did not run on haiku: %v", res[0].ModelUsage)
+	}
+	prices := pricing.Default()
+	var summed pricing.Total
+	var exSum float64
+	for i, id := range chain {
+		wantSession(t, ex, id, res[i])
+		st := loadState(t, r, id)
+		summed.Add(prices.Summed(st))
+		for _, s := range ex.Sessions {
+			if s.SessionID != id {
+				continue
+			}
+			exSum += *s.Cost.USD
+			if i == 0 {
+				if s.Cost.InheritedUSD != nil {
+					t.Errorf("the root says it inherited %v", *s.Cost.InheritedUSD)
+				}
+				continue
+			}
+			// A fork inherits its parent's whole figure at the fork point.
+			if s.Cost.InheritedUSD == nil || !within1pc(*s.Cost.InheritedUSD, res[i-1].TotalCost) {
+				t.Errorf("fork %d inherited_usd %v, its parent's figure was $%.6f", i, s.Cost.InheritedUSD, res[i-1].TotalCost)
+			} else {
+				exSum -= *s.Cost.InheritedUSD
+			}
+			wantHaikuInherited(t, st, prices)
+		}
+	}
+	lineage := res[2].TotalCost
+	if !within1pc(summed.USD, lineage) {
+		t.Errorf("the dashboard's sum of the three sessions is $%.6f; the lineage spent $%.6f", summed.USD, lineage)
+	}
+	if !within1pc(exSum, lineage) {
+		t.Errorf("export: Σ usd − inherited_usd = $%.6f; the lineage spent $%.6f", exSum, lineage)
+	}
+	if naive := res[0].TotalCost + res[1].TotalCost + res[2].TotalCost; within1pc(naive, lineage) {
+		t.Errorf("the check cannot fail: summing the figures whole gives $%.6f too", naive)
+	}
+}
+
+// wantHaikuInherited: a fork never ran haiku itself (only its ancestor's
+// subagent did), so its haiku line is wholly inherited.
+func wantHaikuInherited(t *testing.T, st *state.Session, prices pricing.Table) {
+	t.Helper()
+	for _, m := range prices.Session(st).Models {
+		if pricing.Key(m.Model) == "claude-haiku-5-5" && !m.OnlyInherited() {
+			t.Errorf("fork %s: its haiku line ($%.6f) is not marked inherited ($%.6f inherited)", st.SessionID, m.USD, m.InheritedUSD)
+		}
+	}
+}
