@@ -99,3 +99,69 @@ func wantHaikuInherited(t *testing.T, st *state.Session, prices pricing.Table) {
 		}
 	}
 }
+
+// TestUnknownModel runs testdata/cost/unknown-model.json: a subagent on a
+// model no price table knows. Claude Code prices it at another model's
+// rates and says so (hasUnknownModelCost). spcstr's figure is the priced
+// part (the main chain's), a lower bound; the unknown model is unpriced
+// with its tokens; Claude Code's whole figure is kept apart as its guess.
+func TestUnknownModel(t *testing.T) {
+	requireHarness(t)
+	file, err := filepath.Abs(filepath.Join("testdata", "cost", "unknown-model.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runScenario(t, scenario{name: "unknown-model", file: file})
+	res, ok := readResultFile(t, filepath.Join(r.out, "claude.stdout"))
+	if !ok {
+		t.Fatal("claude.stdout has no result line")
+	}
+	const mystery = "claude-mystery-9-9"
+	mu, ok := res.ModelUsage[mystery]
+	if !ok {
+		t.Fatalf("the subagent did not run on %s: %v", mystery, res.ModelUsage)
+	}
+	var priced float64
+	for m, u := range res.ModelUsage {
+		if m != mystery {
+			priced += u.CostUSD
+		}
+	}
+	ex := exportAll(t, r)
+	if len(ex.Sessions) != 1 {
+		t.Fatalf("one session; the export has %d", len(ex.Sessions))
+	}
+	c := ex.Sessions[0].Cost
+	if c.USD == nil || !within1pc(*c.USD, priced) || !c.LowerBound {
+		t.Errorf("cost.usd %v lower_bound %v; want the priced part $%.6f as a lower bound (Claude Code's guess $%.6f)", c.USD, c.LowerBound, priced, res.TotalCost)
+	}
+	if len(c.Unpriced) != 1 || c.Unpriced[0] != mystery {
+		t.Errorf("unpriced_models %v, want [%s]", c.Unpriced, mystery)
+	}
+	if c.ClaudeCodeGuess == nil || !within1pc(*c.ClaudeCodeGuess, res.TotalCost) {
+		t.Errorf("claude_code_guess_usd %v, want Claude Code's total $%.6f", c.ClaudeCodeGuess, res.TotalCost)
+	}
+	found := false
+	for _, m := range c.Models {
+		if m.Model == mystery {
+			found = true
+			if m.USD != nil || m.Input != mu.Input || m.Output != mu.Output {
+				t.Errorf("models[%s]: usd %v, tokens %d/%d; want null and Claude Code's %d/%d", mystery, m.USD, m.Input, m.Output, mu.Input, mu.Output)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("models[] has no %s line", mystery)
+	}
+	// The dashboard's row and header say it is a lower bound.
+	st := loadState(t, r, r.sid)
+	sc := pricing.Default().Session(st)
+	if got := pricing.RowFigure(sc); got == "" || got[:len("≥")] != "≥" {
+		t.Errorf("row figure %q, want a lower bound", got)
+	}
+	var total pricing.Total
+	total.Add(pricing.Default().Summed(st))
+	if got := total.String(); got[:len("≥")] != "≥" {
+		t.Errorf("header total %q, want all ≥…", got)
+	}
+}

@@ -52,7 +52,7 @@ func TestForkCost(t *testing.T) {
 	if n := strings.Count(js.String(), `"inherited_usd"`); n != 2 {
 		t.Errorf("inherited_usd appears %d times, want twice (the fork's cost and its one model's)", n)
 	}
-	if !strings.Contains(md.String(), "- **Forked from**: parent-1 (its copied history, $1.00 of the cost above") {
+	if !strings.Contains(md.String(), "- **Forked from**: parent-1 (its parent's figure at the fork point, $1.00 of the cost above") {
 		t.Errorf("markdown does not say the fork's origin:\n%s", md.String())
 	}
 }

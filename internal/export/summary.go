@@ -8,7 +8,7 @@ import (
 // removed or changes meaning; added fields keep the version (readers must
 // ignore fields they do not know). SCHEMA.md documents every field and
 // schema.json is its JSON Schema.
-const Schema = "spcstr.export/v2"
+const Schema = "spcstr.export/v3"
 
 // Document is the JSON export: one or more session summaries.
 type Document struct {
@@ -93,6 +93,11 @@ type Cost struct {
 	LowerBound bool        `json:"lower_bound"`
 	Unpriced   []string    `json:"unpriced_models"`
 	Models     []ModelCost `json:"models"`
+	// ClaudeCodeGuessUSD is Claude Code's own total when it priced a
+	// model it did not know at another model's rates
+	// (hasUnknownModelCost): its guess, never part of USD (null
+	// otherwise).
+	ClaudeCodeGuessUSD *float64 `json:"claude_code_guess_usd"`
 	// ForkedFrom is, for a fork (--fork-session), the session whose
 	// history its transcript copied (omitted otherwise).
 	ForkedFrom string `json:"forked_from,omitempty"`

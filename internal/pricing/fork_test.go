@@ -39,3 +39,44 @@ func TestSummedForkChain(t *testing.T) {
 		t.Errorf("an estimate's inherited part $%.4f, want the copied lines' $0.02", got)
 	}
 }
+
+// Claude Code's figure with a model it could not price
+// (hasUnknownModelCost) is a guess for that model: the figure is the
+// priced part and a lower bound, the unknown model is unpriced with its
+// tokens, and Claude Code's total is kept apart as its guess. The row
+// never shows nothing.
+func TestClaudeUnknownModel(t *testing.T) {
+	prices := pricing.Default()
+	s := &state.Session{ClaudeCost: &state.ClaudeCost{USD: 0.10, UnknownModel: true, ByModel: map[string]state.ClaudeModelCost{
+		"claude-opus-5-5":    {Output: 1500, USD: 0.03},
+		"claude-mystery-9-9": {Input: 9000, Output: 300, USD: 0.07},
+	}}}
+	sc := prices.Session(s)
+	if math.Abs(sc.USD-0.03) > 1e-9 || sc.Priced || len(sc.Unpriced) != 1 || sc.Unpriced[0] != "claude-mystery-9-9" {
+		t.Errorf("figure $%.4f priced %v unpriced %v; want $0.03, a lower bound, [claude-mystery-9-9]", sc.USD, sc.Priced, sc.Unpriced)
+	}
+	if math.Abs(sc.ClaudeGuessUSD-0.10) > 1e-9 {
+		t.Errorf("Claude Code's guess $%.4f, want $0.10", sc.ClaudeGuessUSD)
+	}
+	for _, m := range sc.Models {
+		if m.Model == "claude-mystery-9-9" && (m.Priced || m.USD != 0 || m.Tokens.Input != 9000) {
+			t.Errorf("unknown model's line %+v: want unpriced, with its tokens", m)
+		}
+	}
+	if sc.Tokens.Input != 9000 || sc.Tokens.Output != 1800 {
+		t.Errorf("tokens %+v: every model's, the unknown one's included", sc.Tokens)
+	}
+	if got := pricing.RowFigure(sc); got != "≥$0.03" {
+		t.Errorf("row %q, want ≥$0.03", got)
+	}
+	var total pricing.Total
+	total.Add(prices.Summed(s))
+	if got := total.String(); got != "≥$0.03" {
+		t.Errorf("header total %q, want ≥$0.03", got)
+	}
+	only := &state.Session{ClaudeCost: &state.ClaudeCost{USD: 0.07, UnknownModel: true, ByModel: map[string]state.ClaudeModelCost{
+		"claude-mystery-9-9": {Input: 9000, Output: 300, USD: 0.07}}}}
+	if got := pricing.RowFigure(prices.Session(only)); got != "≥$0" {
+		t.Errorf("nothing priced: row %q, want ≥$0", got)
+	}
+}

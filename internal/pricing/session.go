@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/dylan-gluck/spcstr/internal/satmath"
+
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -33,6 +35,10 @@ type SessionCost struct {
 	// of the copied messages for spcstr's; 0 for a session that is no
 	// fork). A sum of sessions leaves it out (Summed).
 	InheritedUSD float64
+	// ClaudeGuessUSD is Claude Code's own total when it priced a model it
+	// did not know at another model's rates (hasUnknownModelCost): its
+	// guess, never the figure (0 otherwise).
+	ClaudeGuessUSD float64
 }
 
 // ModelCost is one model's share of a session.
@@ -59,21 +65,39 @@ func (m ModelCost) OnlyInherited() bool {
 // (main and subagent transcripts) priced by this table.
 func (t Table) Session(s *state.Session) SessionCost {
 	if c := s.ClaudeCost; c != nil {
-		sc := SessionCost{Source: SourceClaudeCode, Estimate: Estimate{USD: c.USD, Priced: !c.UnknownModel}}
-		for _, m := range slices.Sorted(maps.Keys(c.ByModel)) {
-			mc := c.ByModel[m]
-			u := state.ModelUsage{Input: mc.Input, Output: mc.Output, CacheRead: mc.CacheRead, CacheCreation: mc.CacheCreation, WebSearches: mc.WebSearches}
-			sc.Tokens.Add(u)
-			sc.Models = append(sc.Models, ModelCost{Model: m, Tokens: u, USD: mc.USD, Priced: mc.USD > 0 || !c.UnknownModel})
-			if mc.USD == 0 && c.UnknownModel && u.Input+u.Output+u.CacheRead+u.CacheCreation > 0 {
-				sc.Unpriced = append(sc.Unpriced, m)
-			}
-		}
+		sc := t.claude(c, SourceClaudeCode)
 		t.inherit(&sc, s)
 		return sc
 	}
 	sc := t.Usage(s.Tokens.ByModel, s.Tokens, s.Model)
 	t.inherit(&sc, s)
+	return sc
+}
+
+// claude is Claude Code's account (its cost-state line) as a figure.
+// When Claude Code met a model it has no price for (hasUnknownModelCost),
+// it priced that model at another model's rates: a guess. The figure is
+// then the priced part only, a lower bound: each model this table does
+// not know either is unpriced (USD 0, named in Unpriced, its tokens
+// kept), and Claude Code's whole guess is kept apart in ClaudeGuessUSD.
+func (t Table) claude(c *state.ClaudeCost, source string) SessionCost {
+	sc := SessionCost{Source: source, Estimate: Estimate{USD: c.USD, Priced: !c.UnknownModel}}
+	for _, m := range slices.Sorted(maps.Keys(c.ByModel)) {
+		mc := c.ByModel[m]
+		u := state.ModelUsage{Input: mc.Input, Output: mc.Output, CacheRead: mc.CacheRead, CacheCreation: mc.CacheCreation, WebSearches: mc.WebSearches}
+		sc.Tokens.Add(u)
+		one := ModelCost{Model: m, Tokens: u, USD: mc.USD, Priced: true}
+		if _, known := t.Lookup(m); c.UnknownModel && !known && satmath.Sum(u.Input, u.Output, u.CacheRead, u.CacheCreation, u.WebSearches) > 0 {
+			one.USD, one.Priced = 0, false
+			sc.USD -= mc.USD
+			sc.Unpriced = append(sc.Unpriced, m)
+		}
+		sc.Models = append(sc.Models, one)
+	}
+	if c.UnknownModel {
+		sc.ClaudeGuessUSD = c.USD
+		sc.USD = max(0, sc.USD)
+	}
 	return sc
 }
 
@@ -163,6 +187,24 @@ func (t Table) Usage(by map[string]state.ModelUsage, fallback state.Tokens, mode
 		sc.Models = append(sc.Models, *merged[m])
 	}
 	return sc
+}
+
+// RowFigure is a session's figure as a list row shows it: "$0.42" for
+// Claude Code's, "~$0.42" for an estimate, "≥$0.42" for a lower bound
+// (a model without a price: never nothing, "≥$0" when nothing else was
+// priced), "" when the session used no tokens.
+func RowFigure(c SessionCost) string {
+	switch {
+	case len(c.Unpriced) > 0 && c.USD < 0.005:
+		return "≥$0"
+	case !c.Known():
+		return ""
+	case !c.Priced:
+		return "≥" + Format(c.USD)
+	case c.Source == SourceEstimate && c.USD >= 0.005:
+		return "~" + Format(c.USD)
+	}
+	return Format(c.USD)
 }
 
 // Label is how a figure is shown to people: "$0.42 (Claude Code)",

@@ -116,7 +116,12 @@ func (m *Model) costLines(s *state.Session) []string {
 		}
 		lines = append(lines, termtext.Strip(sc.String())+st.Faint.Render(label))
 	case len(sc.Unpriced) > 0:
-		lines = append(lines, st.Faint.Render(termtext.Strip("no price for "+strings.Join(sc.Unpriced, ", ")+": tokens only")))
+		lines = append(lines, st.Faint.Render(termtext.Strip("≥ $0: no price for "+strings.Join(sc.Unpriced, ", ")+": tokens only")))
+	}
+	if sc.ClaudeGuessUSD > 0 {
+		// Claude Code priced a model it did not know at another model's
+		// rates: shown apart, never as the figure.
+		lines = append(lines, st.Faint.Render(termtext.Strip(fmt.Sprintf("Claude Code's guess: %s (a model it has no price for, at another model's rates)", pricing.Format(sc.ClaudeGuessUSD)))))
 	}
 	if sc.InheritedUSD > 0 || s.ForkedFrom != "" {
 		// A fork: Claude Code's figure includes its parent's at the fork

@@ -484,14 +484,7 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 			stats += " " + draw.CtxStyle(st, r.ContextPct)(text.Count(int64(r.ContextPct+0.5))+"%")
 		}
 		if m.prices != nil {
-			if e := m.prices.Session(r.CostState()); e.Known() {
-				usd := pricing.Format(e.USD)
-				switch {
-				case !e.Priced:
-					usd = "≥" + usd // a lower bound
-				case e.Source == pricing.SourceEstimate && !strings.HasPrefix(usd, "<"):
-					usd = "~" + usd // an estimate
-				}
+			if usd := pricing.RowFigure(m.prices.Session(r.CostState())); usd != "" {
 				stats += " " + st.Subtle.Render(usd)
 			}
 		}
