@@ -168,15 +168,13 @@ func (m *Model) SetOrder(o Sort) {
 	m.SetRows(m.rows)
 }
 
-// cost is a row's estimated cost in dollars (0 unpriced).
+// cost is a row's figure in dollars, the one its row shows (Claude
+// Code's when it gave one; the priced part of a lower bound).
 func (m *Model) cost(r Row) float64 {
 	if m.prices == nil {
 		return 0
 	}
-	if e := m.prices.Cost(r.Tokens, r.Model); e.Priced {
-		return e.USD
-	}
-	return 0
+	return m.prices.Session(r.CostState()).USD
 }
 
 // SetRows replaces the rows, sorted in the list's order (by default those
