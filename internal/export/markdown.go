@@ -419,8 +419,11 @@ func (m *md) notifications() {
 
 // costSource says where a cost figure comes from, for people.
 func costSource(c Cost) string {
-	if c.Source == pricing.SourceClaudeCode {
+	switch c.Source {
+	case pricing.SourceClaudeCode:
 		return "Claude Code's own figure"
+	case pricing.SourceClaudeCodeLive:
+		return "Claude Code's live figure, from its status line"
 	}
 	return "estimate, each message at its model's price"
 }

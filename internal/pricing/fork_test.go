@@ -80,3 +80,26 @@ func TestClaudeUnknownModel(t *testing.T) {
 		t.Errorf("nothing priced: row %q, want ≥$0", got)
 	}
 }
+
+// Claude Code's live figure (its status line's) is the session's figure
+// while it is newer than the last cost-state line (both are cumulative);
+// the cost-state line that ends the session, equal to it, takes over
+// with its split by model. A fork's live figure leaves its inheritance out
+// of sums too.
+func TestLiveFigure(t *testing.T) {
+	prices := pricing.Default()
+	s := &state.Session{Live: &state.LiveCost{USD: 0.5, Input: 1000, Output: 50},
+		ClaudeCost: &state.ClaudeCost{USD: 0.2, ByModel: map[string]state.ClaudeModelCost{"claude-opus-5-5": {Output: 100, USD: 0.2}}}}
+	sc := prices.Session(s)
+	if sc.Source != pricing.SourceClaudeCodeLive || sc.USD != 0.5 || sc.Tokens.Input != 1000 || sc.Tokens.Output != 50 {
+		t.Errorf("a resumed session's live figure: %+v", sc)
+	}
+	s.ClaudeCost.USD = 0.5
+	if sc := prices.Session(s); sc.Source != pricing.SourceClaudeCode {
+		t.Errorf("the final cost-state line equal to the live figure: source %s", sc.Source)
+	}
+	fork := &state.Session{Live: &state.LiveCost{USD: 0.3}, ForkedFrom: "p", InheritedCost: &state.ClaudeCost{USD: 0.1}}
+	if got := prices.Summed(fork).USD; math.Abs(got-0.2) > 1e-9 {
+		t.Errorf("a fork's live figure in a sum: $%.4f, want $0.20", got)
+	}
+}

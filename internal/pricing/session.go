@@ -17,6 +17,10 @@ const (
 	SourceClaudeCode = "claude-code"
 	// SourceEstimate is spcstr's estimate from the transcripts' usage.
 	SourceEstimate = "estimate"
+	// SourceClaudeCodeLive is Claude Code's running figure, as its status
+	// line command last received it (spcstr statusline), while the session
+	// runs: newer than any cost-state line.
+	SourceClaudeCodeLive = "claude-code-live"
 )
 
 // SessionCost is what a session cost and where the figure comes from.
@@ -60,10 +64,20 @@ func (m ModelCost) OnlyInherited() bool {
 	return m.InheritedUSD > 0 && m.InheritedUSD >= m.USD-1e-9
 }
 
-// Session returns the cost of a session: Claude Code's own figure when
-// its transcript has one, else the estimate from the usage spcstr read
-// (main and subagent transcripts) priced by this table.
+// Session returns the cost of a session: Claude Code's live figure while
+// the session runs and its status line records one, else Claude Code's own
+// figure when its transcript has one, else the estimate from the usage
+// spcstr read (main and subagent transcripts) priced by this table.
 func (t Table) Session(s *state.Session) SessionCost {
+	if l := s.Live; l != nil && (s.ClaudeCost == nil || l.USD > s.ClaudeCost.USD+1e-9) {
+		// Claude Code's live figure, newer than its last cost-state line
+		// (both are cumulative): its total and its token totals, no split
+		// by model (the status line has none).
+		sc := SessionCost{Source: SourceClaudeCodeLive, Estimate: Estimate{USD: l.USD, Priced: true},
+			Tokens: state.ModelUsage{Input: l.Input, Output: l.Output}}
+		t.inherit(&sc, s)
+		return sc
+	}
 	if c := s.ClaudeCost; c != nil {
 		sc := t.claude(c, SourceClaudeCode)
 		t.inherit(&sc, s)
@@ -214,8 +228,11 @@ func (c SessionCost) Label() string {
 	if s == "" {
 		return ""
 	}
-	if c.Source == SourceClaudeCode {
+	switch c.Source {
+	case SourceClaudeCode:
 		return s + " (Claude Code)"
+	case SourceClaudeCodeLive:
+		return s + " (Claude Code, live)"
 	}
 	if c.Priced && s[0] == '$' {
 		s = "~" + s

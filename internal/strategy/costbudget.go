@@ -195,8 +195,11 @@ func (s *costBudget) dayUSD(in *gate.Input, self float64) float64 {
 // figure is a session's cost for a message, saying when it is a lower
 // bound or an estimate.
 func figure(sc pricing.SessionCost) string {
-	if sc.Source == pricing.SourceClaudeCode {
+	switch sc.Source {
+	case pricing.SourceClaudeCode:
 		return sc.String() + " (Claude Code's figure)"
+	case pricing.SourceClaudeCodeLive:
+		return sc.String() + " (Claude Code's live figure)"
 	}
 	return sc.String() + " (spcstr's estimate)"
 }

@@ -111,8 +111,11 @@ func (m *Model) costLines(s *state.Session) []string {
 	switch {
 	case sc.Known():
 		label := " estimate"
-		if sc.Source == pricing.SourceClaudeCode {
+		switch sc.Source {
+		case pricing.SourceClaudeCode:
 			label = " Claude Code's figure"
+		case pricing.SourceClaudeCodeLive:
+			label = " Claude Code's live figure"
 		}
 		lines = append(lines, termtext.Strip(sc.String())+st.Faint.Render(label))
 	case len(sc.Unpriced) > 0:

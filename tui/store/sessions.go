@@ -66,6 +66,8 @@ type Summary struct {
 	Inherited map[string]state.ModelUsage
 	// InheritedCost is a fork's parent's figure at the fork point.
 	InheritedCost *state.ClaudeCost
+	// Live is Claude Code's live figure from its status line.
+	Live *state.LiveCost
 	// Asks is what the session waits for while it needs input: the latest
 	// notification's message, or "permission request" ("" otherwise).
 	Asks string
@@ -137,7 +139,7 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 		Cwd: s.Cwd, ProjectDir: s.ProjectDir, CreatedAt: s.CreatedAt,
 		Activity: s.Activity, ToolCalls: s.ToolCalls(), Errors: max(s.ErrorsTotal, len(s.Errors)),
 		Prompts: max(s.PromptsTotal, len(s.Prompts)), Agents: max(s.AgentsTotal, len(s.AgentsHistory)),
-		ContextPct: s.Tokens.ContextPercent(), Loaded: true, Tokens: s.Tokens, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited, InheritedCost: s.InheritedCost,
+		ContextPct: s.Tokens.ContextPercent(), Loaded: true, Tokens: s.Tokens, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited, InheritedCost: s.InheritedCost, Live: s.Live,
 		Title: OneLine(s.Title, state.TitleBytes),
 	}
 	if sum.Title == "" {
@@ -247,5 +249,5 @@ func OneLine(s string, n int) string {
 // (pricing.Table.Session and Summed), for the rows and sums that keep
 // only a summary.
 func (s Summary) CostState() *state.Session {
-	return &state.Session{Tokens: s.Tokens, Model: s.Model, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited, InheritedCost: s.InheritedCost}
+	return &state.Session{Tokens: s.Tokens, Model: s.Model, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited, InheritedCost: s.InheritedCost, Live: s.Live}
 }
