@@ -57,5 +57,7 @@ would replace Claude Code's own worktree creation.`,
 	}
 	c.Flags().BoolVar(&opts.Global, "global", false, "register in the user settings file (~/.claude/settings.json) instead of the project's")
 	c.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
+	c.Flags().StringVar(&opts.StatusLine, "statusline", "", "also register spcstr's status line (the live cost, context, rate limits); it runs yours first, or with =keep leaves yours alone")
+	c.Flags().Lookup("statusline").NoOptDefVal = "on"
 	return c
 }

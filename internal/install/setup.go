@@ -33,6 +33,10 @@ type Options struct {
 	// Getenv reads the environment (HOME, CLAUDE_CONFIG_DIR); os.Getenv
 	// when nil.
 	Getenv func(string) string
+	// StatusLine registers spcstr's status line command too: "on", or
+	// claudesettings.StatusLineKeep to leave one the user has alone ("":
+	// no status line).
+	StatusLine string
 }
 
 // FileResult is what happened to one settings file.
@@ -110,6 +114,11 @@ func (o *Options) settingsFiles() (target string, others []string, err error) {
 // everything before anything is written.
 func Init(opts Options) (*Result, error) {
 	r := &Result{Root: opts.Root, DryRun: opts.DryRun, Global: opts.Global, Command: opts.Command}
+	switch opts.StatusLine {
+	case "", "on", claudesettings.StatusLineKeep:
+	default:
+		return nil, fmt.Errorf("--statusline=%q: want --statusline or --statusline=keep", opts.StatusLine)
+	}
 	target, others, err := opts.settingsFiles()
 	if err != nil {
 		return nil, err
@@ -119,6 +128,11 @@ func Init(opts Options) (*Result, error) {
 		return nil, untouched(err)
 	}
 	change := doc.Install(opts.Command, claudesettings.Events())
+	if opts.StatusLine != "" {
+		if note := doc.InstallStatusLine(opts.Command, opts.StatusLine); note != "" {
+			r.Notes = append(r.Notes, note)
+		}
+	}
 	fr := FileResult{Path: target, Change: change, Diff: doc.Diff(r.Rel(target)), Created: !doc.Exists}
 
 	if opts.Global && isHome(opts.Root, opts.getenv) {
