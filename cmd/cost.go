@@ -61,6 +61,7 @@ session. Nothing the strategy gates stops this command from running.`,
 		},
 	}
 	c.AddCommand(lift)
+	addCostReport(c)
 	return c
 }
 

@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -83,6 +86,23 @@ func TestForkChain(t *testing.T) {
 	}
 	if !within1pc(exSum, lineage) {
 		t.Errorf("export: Σ usd − inherited_usd = $%.6f; the lineage spent $%.6f", exSum, lineage)
+	}
+	// spcstr cost, over every recorded project (here: this one), says so too.
+	cmd := exec.Command(spcstrBin, "cost", "--json", "--by", "model")
+	cmd.Env = append(os.Environ(), "SPCSTR_PROJECTS="+filepath.Join(r.out, "spcstr-projects.json"))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("spcstr cost: %v", err)
+	}
+	var rep struct {
+		TotalUSD float64 `json:"total_usd"`
+		Sessions int     `json:"sessions"`
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Sessions != 3 || !within1pc(rep.TotalUSD, lineage) {
+		t.Errorf("spcstr cost: %d sessions, total_usd $%.6f; the lineage spent $%.6f", rep.Sessions, rep.TotalUSD, lineage)
 	}
 	if naive := res[0].TotalCost + res[1].TotalCost + res[2].TotalCost; within1pc(naive, lineage) {
 		t.Errorf("the check cannot fail: summing the figures whole gives $%.6f too", naive)
