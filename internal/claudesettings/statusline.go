@@ -35,3 +35,31 @@ func (d *Document) InstallStatusLine(hc HookCommand, mode string) string {
 	d.root.raw, d.dirty = nil, true
 	return "statusLine: spcstr's status line registered; it runs yours first and appends its part"
 }
+
+// UninstallStatusLine undoes InstallStatusLine: spcstr's status line
+// command gives way to the user's own it ran (`--run 'their command'`),
+// or the statusLine entry goes when it ran none. Anything else is left
+// alone. It reports what it did ("" when nothing changed).
+func (d *Document) UninstallStatusLine() string {
+	sl := d.root.get("statusLine")
+	cmd, _ := sl.get("command").str()
+	if !strings.Contains(cmd, " statusline") || programKind(ProgramOf(cmd, nil)) == "" {
+		return ""
+	}
+	words, ok := splitWords(cmd)
+	theirs := ""
+	for i, w := range words {
+		if v, cut := strings.CutPrefix(w.text, "--run="); cut {
+			theirs = v
+		} else if w.text == "--run" && i+1 < len(words) {
+			theirs = words[i+1].text
+		}
+	}
+	d.root.raw, d.dirty = nil, true
+	if ok && theirs != "" {
+		sl.set("command", newString(theirs))
+		return "statusLine: your own status line restored"
+	}
+	d.root.remove("statusLine")
+	return "statusLine: spcstr's status line removed"
+}

@@ -39,6 +39,19 @@ func TestInstallStatusLine(t *testing.T) {
 			if note := again.InstallStatusLine(hc, tt.mode); tt.mode != StatusLineKeep && note != "" {
 				t.Errorf("a second run changed something: %s", note)
 			}
+			// Uninstall gives the user's own back, or removes spcstr's.
+			again.UninstallStatusLine()
+			after := string(again.Bytes())
+			switch tt.name {
+			case "none":
+				if strings.Contains(after, "statusLine") {
+					t.Errorf("uninstall left spcstr's status line: %s", after)
+				}
+			default:
+				if !strings.Contains(after, `"command": "~/bin/my line"`) {
+					t.Errorf("uninstall did not restore theirs: %s", after)
+				}
+			}
 		})
 	}
 }

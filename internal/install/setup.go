@@ -200,6 +200,9 @@ func Uninstall(opts Options) (*Result, error) {
 			continue
 		}
 		change := d.Uninstall()
+		if note := d.UninstallStatusLine(); note != "" {
+			r.Notes = append(r.Notes, note)
+		}
 		fr := FileResult{Path: d.Path, Change: change, Diff: d.Diff(r.Rel(d.Path))}
 		if d.Emptied() && !opts.Global { // the user file stays, even empty
 			fr.Removed, fr.Diff = true, d.RemovalDiff(r.Rel(d.Path))
