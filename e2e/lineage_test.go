@@ -20,25 +20,44 @@ import (
 // cumulative figure, not more.
 func TestForkChain(t *testing.T) {
 	requireHarness(t)
-	file, err := filepath.Abs(filepath.Join("testdata", "continued", "fork-chain.json"))
+	for _, tc := range []struct {
+		name string
+		runs []string
+	}{
+		{"fork-chain", []string{"claude.stdout", "claude.then.stdout", "claude.then3.stdout"}},
+		// Parallel agents and a compaction before the fork (testdata/continued/fork-compact.json).
+		{"fork-compact", []string{"claude.stdout", "claude.then.stdout"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			checkLineage(t, tc.name, tc.runs)
+		})
+	}
+}
+
+// checkLineage runs a scenario of testdata/continued whose runs each fork
+// the previous one, and checks every figure and sum of the lineage.
+func checkLineage(t *testing.T, name string, runs []string) {
+	file, err := filepath.Abs(filepath.Join("testdata", "continued", name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := runScenario(t, scenario{name: "fork-chain", file: file})
-	var res [3]claudeResult
-	for i, name := range []string{"claude.stdout", "claude.then.stdout", "claude.then3.stdout"} {
+	r := runScenario(t, scenario{name: name, file: file})
+	n := len(runs)
+	res := make([]claudeResult, n)
+	for i, name := range runs {
 		var ok bool
 		if res[i], ok = readResultFile(t, filepath.Join(r.out, name)); !ok {
 			t.Fatalf("%s has no result line", name)
 		}
 	}
 	ex := exportAll(t, r)
-	if len(ex.Sessions) != 3 {
-		t.Fatalf("a root and two forks are three sessions; the export has %d", len(ex.Sessions))
+	if len(ex.Sessions) != n {
+		t.Fatalf("a root and its forks are %d sessions; the export has %d", n, len(ex.Sessions))
 	}
 	// The lineage, root first: each fork names the previous session.
 	chain := []string{r.sid}
-	for len(chain) < 3 {
+	for len(chain) < n {
 		next := ""
 		for _, s := range ex.Sessions {
 			if s.Cost.ForkedFrom == chain[len(chain)-1] {
@@ -80,7 +99,7 @@ func TestForkChain(t *testing.T) {
 			wantHaikuInherited(t, st, prices)
 		}
 	}
-	lineage := res[2].TotalCost
+	lineage := res[n-1].TotalCost
 	if !within1pc(summed.USD, lineage) {
 		t.Errorf("the dashboard's sum of the three sessions is $%.6f; the lineage spent $%.6f", summed.USD, lineage)
 	}
@@ -101,10 +120,14 @@ func TestForkChain(t *testing.T) {
 	if err := json.Unmarshal(out, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Sessions != 3 || !within1pc(rep.TotalUSD, lineage) {
+	if rep.Sessions != n || !within1pc(rep.TotalUSD, lineage) {
 		t.Errorf("spcstr cost: %d sessions, total_usd $%.6f; the lineage spent $%.6f", rep.Sessions, rep.TotalUSD, lineage)
 	}
-	if naive := res[0].TotalCost + res[1].TotalCost + res[2].TotalCost; within1pc(naive, lineage) {
+	var naive float64
+	for _, x := range res {
+		naive += x.TotalCost
+	}
+	if within1pc(naive, lineage) {
 		t.Errorf("the check cannot fail: summing the figures whole gives $%.6f too", naive)
 	}
 }
