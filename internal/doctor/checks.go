@@ -378,7 +378,9 @@ func checkGitignore(ctx context.Context, env *Env) []Finding {
 		Message: ".spcstr/ is not ignored by git: recorded sessions (prompts, tool output) could be committed",
 		Fix:     `run "spcstr init" (it adds .spcstr/ to .gitignore), or add the line .spcstr/ to .gitignore yourself`}
 	if env.Git != "" {
-		cmd := exec.CommandContext(ctx, env.Git, "check-ignore", "-q", install.IgnoreLine)
+		// The project's own git configuration may name programs
+		// (core.fsmonitor): doctor asks git with them switched off.
+		cmd := exec.CommandContext(ctx, env.Git, "-c", "core.fsmonitor=false", "check-ignore", "-q", install.IgnoreLine)
 		cmd.Dir = env.Root
 		err := cmd.Run()
 		var ee *exec.ExitError
