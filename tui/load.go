@@ -96,7 +96,7 @@ func focusCmd(ctx context.Context, l state.Layout, id string) tea.Cmd {
 // front (its terminal says so).
 func notifyCmd(ctx context.Context, l state.Layout, n notify.Notice, m notify.Method, inTmux bool) tea.Cmd {
 	return func() tea.Msg {
-		if s, err := l.Load(n.ID); err == nil && focus.Active(ctx, s.Terminal) {
+		if s, err := l.Load(n.ID); err == nil && focus.Active(ctx, s.Terminal, focus.Options{}) {
 			return nil
 		}
 		if m.Kind == "command" {
