@@ -115,7 +115,7 @@ func (s *notify) deliver(in *gate.Input, m NotifyMessage, readErr error) ([]gate
 			how = append(how, "bell")
 		}
 	}
-	if s.o.Command != "" && !in.Replay {
+	if s.o.Command != "" && !in.Replay && in.RunCommands {
 		if err := startDetached(s.o.Command, m, in.Layout.Root); err != nil {
 			failed = errors.Join(failed, fmt.Errorf("notify command: %w", err))
 		} else {
