@@ -29,7 +29,9 @@ func inRepo(root string) bool {
 func git(ctx context.Context, root string, args ...string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, args...)...)
+	// core.fsmonitor off: a repository's own .git/config may name a program
+	// (strategy dry-run runs this outside the hook path: docs/security.md).
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.fsmonitor=false", "-C", root}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
