@@ -242,7 +242,7 @@ func inProject(root, path string) error {
 	if err != nil {
 		return err
 	}
-	where := path
+	var where string
 	switch real, err := filepath.EvalSymlinks(path); {
 	case err == nil:
 		where = real
