@@ -42,29 +42,30 @@ func TestDashboardAndTerminalDialog(t *testing.T) {
 	hook := "XDG_RUNTIME_DIR=" + harness.ShellQuote(rt) + " SPCSTR_PERMISSION_WAIT=50s SPCSTR_REGISTRY=" + harness.ShellQuote(reg) +
 		" " + harness.ShellQuote(spcstrBin) + " hook"
 	dash, ready, project := startDashboard(t, tm, rt, reg)
-	cc, err := env.StartInteractive(harness.Options{Scenario: scFile, HookCommand: hook, OutDir: filepath.Join(base, "out"), Ready: ready}, tm)
+	ctx := t.Context()
+	cc, err := env.Start(ctx, harness.InteractiveOptions{Options: harness.Options{Scenario: scFile, HookCommand: hook, OutDir: filepath.Join(base, "out"), Ready: ready}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cc.Close()
-	ctx := t.Context()
+	waitScreen := func(want string, budget time.Duration) (string, bool) {
+		err := harness.Wait(ctx, budget, want, func() bool { return strings.Contains(cc.Screen(), want) })
+		return cc.Screen(), err == nil
+	}
 	fail := func(format string, args ...any) {
 		t.Helper()
 		t.Fatalf(format+"\n--- claude:\n%s\n--- dashboard:\n%s", append(args, cc.Screen(), dash.screen())...)
 	}
-	if _, ok := cc.WaitFor(ctx, "❯", 90*time.Second); !ok {
+	if _, ok := waitScreen("❯", 90*time.Second); !ok {
 		fail("the prompt box did not come up")
 	}
-	if err := cc.Keys("-l", "Make two files."); err != nil {
-		t.Fatal(err)
-	}
-	if err := cc.Keys("Enter"); err != nil {
+	if err := cc.Type("Make two files."); err != nil {
 		t.Fatal(err)
 	}
 
 	// 1. Both up; answered in the dashboard: the dialog closes, the
 	// command runs.
-	if _, ok := cc.WaitFor(ctx, "touch from-dashboard.txt", 2*time.Minute); !ok {
+	if _, ok := waitScreen("touch from-dashboard.txt", 2*time.Minute); !ok {
 		fail("no dialog for the first call")
 	}
 	never := make(chan struct{})
@@ -73,7 +74,7 @@ func TestDashboardAndTerminalDialog(t *testing.T) {
 	}
 	dash.run("send-keys", "-t", dash.session, "y")
 	// 2. The second call: answered in the terminal (1 = Yes).
-	if scr, ok := cc.WaitFor(ctx, "touch from-terminal.txt", 2*time.Minute); !ok || !fileExists(filepath.Join(*project, "from-dashboard.txt")) {
+	if scr, ok := waitScreen("touch from-terminal.txt", 2*time.Minute); !ok || !fileExists(filepath.Join(*project, "from-dashboard.txt")) {
 		fail("the dashboard's allow did not run the first command (second dialog up: %v):\n%s", ok, scr)
 	}
 	if !dash.waitScreen(never, time.Minute, "needs permission", "touch from-terminal.txt") {
@@ -95,11 +96,10 @@ func TestDashboardAndTerminalDialog(t *testing.T) {
 	if !fileExists(filepath.Join(*project, "from-terminal.txt")) {
 		fail("the terminal's yes did not run the second command")
 	}
-	if _, ok := cc.WaitFor(ctx, "Done.", time.Minute); !ok {
+	if _, ok := waitScreen("Done.", time.Minute); !ok {
 		fail("the turn did not end")
 	}
-	_ = cc.Keys("-l", "/exit")
-	_ = cc.Keys("Enter")
+	_ = cc.Type("/exit")
 
 	// Who answered, in the decision records.
 	var got []string

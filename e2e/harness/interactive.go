@@ -11,20 +11,30 @@ import (
 	"time"
 )
 
-// Interactive is the full-screen Claude Code client running in a private
-// tmux server against the mock, in a project prepared as Run prepares it
-// (the recipe of the harness's "Interactive mode"): for what exists only
-// there, such as the permission dialog.
+// Interactive is a run of the full-screen client in tmux (the recipe of
+// the harness README's "Interactive mode"), for what only it does: the
+// status line. Start prepares the project and the mock as Run does, writes
+// HOME/.claude.json so no first-run screen appears, and starts claude in a
+// detached tmux session; the caller sends keys and waits on conditions.
 type Interactive struct {
-	Project, Home, OutDir string
-	tmux, sock, target    string
-	mock                  *Mock
-	tmp                   string
+	Result
+	sock string
+	mock *Mock
+	tmp  string
 }
 
-// StartInteractive prepares o's project and starts `claude --permission-mode
-// MODE` in a detached tmux session of its own (150×45). Close ends both.
-func (env *Env) StartInteractive(o Options, tmux string) (*Interactive, error) {
+// InteractiveOptions are Start's inputs: Options, plus the settings'
+// statusLine command ("" for none).
+type InteractiveOptions struct {
+	Options
+	StatusLine string
+}
+
+// Start starts the interactive client on the scenario.
+func (env *Env) Start(ctx context.Context, o InteractiveOptions) (*Interactive, error) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		return nil, fmt.Errorf("the interactive client needs tmux: %w", err)
+	}
 	out, err := filepath.Abs(o.OutDir)
 	if err != nil {
 		return nil, err
@@ -35,11 +45,16 @@ func (env *Env) StartInteractive(o Options, tmux string) (*Interactive, error) {
 	if out, err = filepath.EvalSymlinks(out); err != nil {
 		return nil, err
 	}
-	s := &Interactive{OutDir: out, Project: filepath.Join(out, "project"), Home: filepath.Join(out, "home"), tmux: tmux,
-		sock: fmt.Sprintf("spcstr-cc-%d-%d", os.Getpid(), time.Now().UnixNano()), target: "cc"}
-	sc, err := LoadScenario(o.Scenario, s.Project, out)
+	r := &Interactive{Result: Result{OutDir: out, Project: filepath.Join(out, "project"), Home: filepath.Join(out, "home")}}
+	sc, err := LoadScenario(o.Scenario, r.Project, out)
 	if err != nil {
 		return nil, err
+	}
+	if o.StatusLine != "" {
+		if sc.Settings == nil {
+			sc.Settings = map[string]any{}
+		}
+		sc.Settings["statusLine"] = map[string]any{"type": "command", "command": o.StatusLine}
 	}
 	if err := os.WriteFile(filepath.Join(out, "hook_command.txt"), []byte(o.HookCommand+"\n"), 0o644); err != nil {
 		return nil, err
@@ -49,98 +64,99 @@ func (env *Env) StartInteractive(o Options, tmux string) (*Interactive, error) {
 			return nil, err
 		}
 	}
-	if err := env.makeProject(sc, s.Project, out); err != nil {
+	if err := env.makeProject(sc, r.Project, out); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(s.Home, 0o755); err != nil {
+	if err := os.MkdirAll(r.Home, 0o755); err != nil {
 		return nil, err
 	}
 	if o.Ready != nil {
-		if err := o.Ready(s.Project); err != nil {
+		if err := o.Ready(r.Project); err != nil {
 			return nil, fmt.Errorf("ready: %w", err)
 		}
 	}
-	if s.mock, err = StartMock(sc, filepath.Join(out, "requests.jsonl")); err != nil {
+	const key = "sk-ant-api03-offline-mock-key"
+	cfg, _ := json.Marshal(map[string]any{"hasCompletedOnboarding": true, "theme": "dark",
+		"customApiKeyResponses": map[string]any{"approved": []string{key[len(key)-20:]}, "rejected": []string{}},
+		"projects":              map[string]any{r.Project: map[string]any{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}}})
+	if err := os.WriteFile(filepath.Join(r.Home, ".claude.json"), cfg, 0o644); err != nil {
+		return nil, err
+	}
+	if r.mock, err = StartMock(sc, filepath.Join(out, "requests.jsonl")); err != nil {
 		return nil, fmt.Errorf("start the mock API: %w", err)
 	}
-	if s.tmp, err = os.MkdirTemp("", "cc-"); err != nil {
-		s.Close()
+	if r.tmp, err = os.MkdirTemp("", "cc-"); err != nil {
+		r.mock.Close()
 		return nil, err
 	}
-	cenv := env.claudeEnv(s.Home, s.tmp, s.mock.URL(), sc.Env)
-	key := ""
-	for i, kv := range cenv {
-		if kv == "TERM=dumb" {
-			cenv[i] = "TERM=xterm-256color"
+	r.sock = filepath.Join(r.tmp, "tmux.sock")
+	var envs []string
+	for _, e := range env.claudeEnv(r.Home, r.tmp, r.mock.URL(), sc.Env) {
+		if strings.HasPrefix(e, "TERM=") {
+			e = "TERM=xterm-256color"
 		}
-		if v, ok := strings.CutPrefix(kv, "ANTHROPIC_API_KEY="); ok {
-			key = v[max(len(v)-20, 0):]
-		}
+		envs = append(envs, ShellQuote(e))
 	}
-	// No first-run screens: onboarding done, the key approved, the
-	// project trusted (else its settings' hooks are held back).
-	cfg := map[string]any{"hasCompletedOnboarding": true, "theme": "dark",
-		"customApiKeyResponses": map[string]any{"approved": []string{key}, "rejected": []string{}},
-		"projects":              map[string]any{s.Project: map[string]any{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}}}
-	data, _ := json.Marshal(cfg)
-	if err := os.WriteFile(filepath.Join(s.Home, ".claude.json"), data, 0o600); err != nil {
-		s.Close()
+	line := "cd " + ShellQuote(r.Project) + " && env -i " + strings.Join(envs, " ") + " " + ShellQuote(env.Claude) + " --permission-mode default"
+	if err := r.tmux("new-session", "-d", "-x", "150", "-y", "45", line); err != nil {
+		r.Close()
 		return nil, err
 	}
-	mode := sc.PermissionMode
-	if mode == "" {
-		mode = "default"
-	}
-	quoted := make([]string, len(cenv))
-	for i, kv := range cenv {
-		quoted[i] = ShellQuote(kv)
-	}
-	shell := "cd " + ShellQuote(s.Project) + " && exec env -i " + strings.Join(quoted, " ") + " " + ShellQuote(env.Claude) +
-		" --permission-mode " + ShellQuote(mode)
-	if b, err := exec.Command(tmux, "-L", s.sock, "new-session", "-d", "-s", s.target, "-x", "150", "-y", "45", shell).CombinedOutput(); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("tmux: %v: %s", err, b)
-	}
-	return s, nil
+	return r, nil
 }
 
-// Screen is what the client shows now.
-func (s *Interactive) Screen() string {
-	b, _ := exec.Command(s.tmux, "-L", s.sock, "capture-pane", "-p", "-t", s.target).Output()
-	return string(b)
-}
-
-// Keys sends tmux send-keys arguments (e.g. "-l", "text"; or "Enter").
-func (s *Interactive) Keys(args ...string) error {
-	b, err := exec.Command(s.tmux, append([]string{"-L", s.sock, "send-keys", "-t", s.target}, args...)...).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("send-keys: %v: %s", err, b)
+func (r *Interactive) tmux(args ...string) error {
+	cmd := exec.Command("tmux", append([]string{"-S", r.sock}, args...)...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("tmux %s: %v: %s", args[0], err, b)
 	}
 	return nil
 }
 
-// WaitFor waits until the screen holds want, for at most budget.
-func (s *Interactive) WaitFor(ctx context.Context, want string, budget time.Duration) (string, bool) {
-	deadline := time.Now().Add(budget)
-	for {
-		scr := s.Screen()
-		if strings.Contains(scr, want) {
-			return scr, true
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return scr, false
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+// Screen is what the client shows now.
+func (r *Interactive) Screen() string {
+	b, _ := exec.Command("tmux", "-S", r.sock, "capture-pane", "-p").Output()
+	return string(b)
 }
 
-// Close ends the client, its tmux server and the mock.
-func (s *Interactive) Close() {
-	_ = exec.Command(s.tmux, "-L", s.sock, "kill-server").Run()
-	if s.mock != nil {
-		_ = s.mock.Close()
+// Type types text, then Enter.
+func (r *Interactive) Type(text string) error {
+	if err := r.tmux("send-keys", "-l", text); err != nil {
+		return err
 	}
-	if s.tmp != "" {
-		_ = os.RemoveAll(s.tmp)
+	return r.tmux("send-keys", "Enter")
+}
+
+// Keys sends keys as tmux send-keys takes them ("1", "Escape", "-l" TEXT).
+func (r *Interactive) Keys(keys ...string) error {
+	return r.tmux(append([]string{"send-keys"}, keys...)...)
+}
+
+// Wait polls cond until it holds or budget passes.
+func Wait(ctx context.Context, budget time.Duration, what string, cond func() bool) error {
+	deadline := time.Now().Add(budget)
+	for !cond() {
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("%s: not within %s", what, budget)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil
+}
+
+// Recorded counts the hook results of event so far.
+func (r *Interactive) Recorded(event string) int {
+	data, _ := os.ReadFile(filepath.Join(r.OutDir, "hook_results.jsonl"))
+	return strings.Count(string(data), `"event":"`+event+`"`)
+}
+
+// Close ends the client, the tmux server and the mock.
+func (r *Interactive) Close() {
+	_ = exec.Command("tmux", "-S", r.sock, "kill-server").Run()
+	if r.mock != nil {
+		r.mock.Close()
+	}
+	if r.tmp != "" {
+		os.RemoveAll(r.tmp)
 	}
 }
