@@ -100,6 +100,11 @@ func TestDashboardAndTerminalDialog(t *testing.T) {
 		fail("the turn did not end")
 	}
 	_ = cc.Type("/exit")
+	// SessionEnd's hook writes into the project as the client exits: the
+	// test's folders go once it is recorded.
+	if err := harness.Wait(ctx, time.Minute, "SessionEnd", func() bool { return cc.Recorded("SessionEnd") > 0 }); err != nil {
+		fail("%v", err)
+	}
 
 	// Who answered, in the decision records.
 	var got []string
