@@ -39,7 +39,7 @@ func TestTmuxTimelineAndEntry(t *testing.T) {
 	p.waitFor("✗", 10*time.Second)
 	p.waitFor("━", 10*time.Second)
 	p.run("send-keys", "-t", p.session, "Enter")
-	p.waitFor("enforced", 10*time.Second)
+	p.waitFor("the tool call was refused", 10*time.Second)
 	p.waitFor("END-OF-REASON", 10*time.Second)
 	p.run("send-keys", "-t", p.session, "Escape")
 	p.waitFor("Timeline · last 1h", 10*time.Second)
