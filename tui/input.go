@@ -65,6 +65,9 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.confirm != nil {
+		return m.confirmKey(k)
+	}
 	if m.focus == PaneSessions && m.list.Editing() {
 		if k.String() == "ctrl+c" {
 			return m, tea.Quit

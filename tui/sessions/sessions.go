@@ -31,6 +31,9 @@ type Row struct {
 	store.Summary
 	// Display is the status to show (store.Status*), stale included.
 	Display string
+	// Gates counts the session's gate decisions (⊘ denied or blocked,
+	// ? asked the user, ↷ failed open).
+	Gates store.GateTally
 }
 
 // SparkMinutes is the row's sparkline window: the last half hour,
@@ -474,7 +477,7 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 	} else if !r.Loaded {
 		line2 = id + " " + st.Faint.Render("loading…")
 	} else {
-		stats := " " + text.Count(int64(r.ToolCalls)) + "t"
+		stats := " " + text.Count(int64(r.ToolCalls)) + "t" + m.gateStats(r.Gates)
 		if r.Errors > 0 {
 			stats += " " + st.Error.Render(text.Count(int64(r.Errors))+"e")
 		}
