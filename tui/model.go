@@ -287,6 +287,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case events.OpenMsg, entryMsg, focusDoneMsg, notifyRawMsg, notifyErrMsg, timelineMsg, timeline.ReloadMsg:
 		cmds = append(cmds, m.reach(msg))
+	case searchWaitMsg, searchMsg:
+		cmds = append(cmds, m.onSearch(msg))
 	case reqs.ActionMsg:
 		m.askAction(msg)
 	case actionDoneMsg:

@@ -2,7 +2,8 @@
 // project, those that need input first (highlighted, with what they wait
 // for), then newest activity first, with its title, status, age, id, branch,
 // a sparkline of events per minute, a few counts and its estimated cost; a
-// filter typed after "/" (it matches titles too); and a cursor whose
+// filter typed after "/" (titles, ids, branches at once, and anything the
+// logs recorded through the root's search, SetFound); and a cursor whose
 // session the other panes show.
 package sessions
 
@@ -80,7 +81,7 @@ func DefaultKeyMap() KeyMap {
 			Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "oldest session")),
 		},
 		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open session")),
-		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter sessions")),
+		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find sessions by anything recorded")),
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		Sort:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: needs input first, recent, cost")),
@@ -118,6 +119,9 @@ type Model struct {
 	empty   []string
 	prices  pricing.Table
 	order   Sort
+	// found is what the last search of the logs found for the filter
+	// (SetFound): sessions matched by anything recorded.
+	found Found
 }
 
 var (
@@ -286,7 +290,8 @@ func (m *Model) refilter() {
 	m.visible = m.visible[:0]
 	f := strings.ToLower(strings.TrimSpace(m.filter))
 	for i, r := range m.rows {
-		if f == "" || matches(r, f) {
+		_, found := m.found[r.ID]
+		if f == "" || matches(r, f) || found {
 			m.visible = append(m.visible, i)
 		}
 	}
@@ -363,6 +368,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		default:
 			return nil
 		}
+		m.found = nil // the search for the new filter answers later
 		m.refilter()
 		m.cursor = 0
 		m.clamp()
@@ -379,7 +385,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, m.Keys.Sort):
 		m.SetOrder(m.order + 1)
 	case key.Matches(k, m.Keys.ClearFilter) && m.filter != "":
-		m.filter = ""
+		m.filter, m.found = "", nil
 		m.refilter()
 		m.clamp()
 	}
@@ -469,7 +475,10 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 		id += " " + st.Info.Render(r.Branch)
 	}
 	var line2 string
-	if needs && r.Asks != "" {
+	if hit, ok := m.found[r.ID]; ok && m.filter != "" && !matches(r, strings.ToLower(strings.TrimSpace(m.filter))) {
+		// Found by what it recorded: say where.
+		line2 = id + " " + st.Filter.Render("↳ ") + st.Subtle.Render(hit)
+	} else if needs && r.Asks != "" {
 		// What it waits for says more than its sparkline.
 		line2 = id + " " + st.NeedsInput.Render(r.Asks)
 	} else if r.Damaged != "" {
