@@ -50,9 +50,9 @@ func (m Model) header() string {
 		marks = append(marks, mark{st.Warn.Render(dry), 0})
 	}
 	if c := costTotals(m.strategies.prices, m.st.Summaries(), m.now()); c != "" {
-		marks = append(marks, mark{st.Subtle.Render(c), 3})
+		marks = append(marks, mark{st.Subtle.Render(c), 4})
 	}
-	marks = append(marks, mark{st.Subtle.Render(count), 4})
+	marks = append(marks, mark{st.Subtle.Render(count), 3})
 	if n := m.st.NeedsInput(); n > 0 {
 		marks = append(marks, mark{st.NeedsInput.Render(fmt.Sprintf("%d need input", n)), 0})
 	}

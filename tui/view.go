@@ -17,6 +17,11 @@ func (m Model) listWidth() int {
 	if !m.wide() {
 		return m.width
 	}
+	// Two fifths of the width up to 56 columns; from 180 columns half of
+	// it, up to 100, so that a long title is not cut.
+	if m.width >= 180 {
+		return min(m.width/2, 100)
+	}
 	return min(max(m.width*2/5, 36), 56)
 }
 

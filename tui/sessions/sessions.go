@@ -18,7 +18,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/internal/pricing"
-	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/chart"
 	"github.com/dylan-gluck/spcstr/tui/draw"
 	"github.com/dylan-gluck/spcstr/tui/pane"
@@ -418,10 +417,18 @@ func (m *Model) View() string {
 	}
 	per := max(m.listHeight()/rowHeight, 1)
 	nowMin := now.Unix() / 60
+	// The sparklines of the rows shown share one column: they start
+	// after the widest id and branch and end before the widest counts.
+	var cols columns
+	for i := m.offset; i < len(m.visible) && i < m.offset+per; i++ {
+		r := m.rows[m.visible[i]]
+		cols.id = max(cols.id, text.Width(m.idPart(r)))
+		cols.stats = max(cols.stats, text.Width(m.stats(r)))
+	}
 	for i := m.offset; i < len(m.visible) && i < m.offset+per; i++ {
 		r := m.rows[m.visible[i]]
 		sel := i == m.cursor
-		lines = append(lines, m.rowLines(r, sel, now, nowMin)...)
+		lines = append(lines, m.rowLines(r, sel, now, nowMin, cols)...)
 	}
 	for len(lines) < m.listHeight() {
 		lines = append(lines, strings.Repeat(" ", w))
@@ -439,7 +446,11 @@ func (m *Model) View() string {
 	return strings.Join(lines, "\n")
 }
 
-func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string {
+// columns are the widths shared by the rows shown: the id and branch, and
+// the counts.
+type columns struct{ id, stats int }
+
+func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64, cols columns) []string {
 	st := m.styles
 	w := m.width
 	sym, label := draw.Symbol(r.Display)
@@ -470,10 +481,7 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 	line1 := text.Right(mark+paint(sym)+" "+title, right, w)
 
 	// Line 2: id, branch, sparkline; counts and cost on the right.
-	id := "  " + st.Subtle.Render(text.ShortID(r.ID))
-	if r.Branch != "" {
-		id += " " + st.Info.Render(r.Branch)
-	}
+	id := m.idPart(r)
 	var line2 string
 	if hit, ok := m.found[r.ID]; ok && m.filter != "" && !matches(r, strings.ToLower(strings.TrimSpace(m.filter))) {
 		// Found by what it recorded: say where.
@@ -486,33 +494,19 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 	} else if !r.Loaded {
 		line2 = id + " " + st.Faint.Render("loading…")
 	} else {
-		stats := " " + text.Count(int64(r.ToolCalls)) + "t" + m.gateStats(r.Gates)
-		if r.Errors > 0 {
-			stats += " " + st.Error.Render(text.Count(int64(r.Errors))+"e")
+		stats := m.stats(r)
+		// The sparkline starts at the shared column when the counts
+		// leave room, and is as wide on every row.
+		start := max(cols.id, text.Width(id))
+		sw := w - start - 1 - max(cols.stats, text.Width(stats))
+		if sw < 4 {
+			start = text.Width(id)
+			sw = w - start - 1 - text.Width(stats)
 		}
-		if r.AgentsRunning > 0 {
-			stats += " " + st.Working.Render(text.Count(int64(r.AgentsRunning))+"a")
-		}
-		if r.ContextPct > 0 {
-			stats += " " + draw.CtxStyle(st, r.ContextPct)(text.Count(int64(r.ContextPct+0.5))+"%")
-		}
-		if m.prices != nil {
-			if e := m.prices.Session(&state.Session{Tokens: r.Tokens, Model: r.Model, ClaudeCost: r.ClaudeCost}); e.Known() {
-				usd := pricing.Format(e.USD)
-				switch {
-				case !e.Priced:
-					usd = "≥" + usd // a lower bound
-				case e.Source == pricing.SourceEstimate && !strings.HasPrefix(usd, "<"):
-					usd = "~" + usd // an estimate
-				}
-				stats += " " + st.Subtle.Render(usd)
-			}
-		}
-		sw := w - text.Width(id) - 1 - text.Width(stats)
 		spark := ""
 		if sw >= 4 {
 			sp, _ := chart.SparkWindow(r.Activity, nowMin, SparkMinutes, sw)
-			spark = " " + st.Spark.Render(sp)
+			spark = strings.Repeat(" ", start-text.Width(id)) + " " + st.Spark.Render(sp)
 		}
 		line2 = text.Right(id+spark, stats, w)
 	}
