@@ -307,10 +307,17 @@ func matches(r Row, f string) bool {
 
 func (m *Model) listHeight() int {
 	h := m.height
-	if m.editing || m.filter != "" {
+	if m.footLine() {
 		h--
 	}
 	return max(h, 0)
+}
+
+// footLine reports whether the list ends with a line for the filter or a
+// sort order other than the default (which stays in sight, not only in a
+// passing message).
+func (m *Model) footLine() bool {
+	return m.editing || m.filter != "" || m.order != SortNeedsInput
 }
 
 func (m *Model) clamp() {
@@ -434,12 +441,18 @@ func (m *Model) View() string {
 		lines = append(lines, strings.Repeat(" ", w))
 	}
 	lines = lines[:m.listHeight()]
-	if m.editing || m.filter != "" {
-		f := st.Filter.Render("/") + m.filter
-		if m.editing {
-			f += st.Cursor.Render("█")
-		} else {
-			f += st.Faint.Render("  (esc clears)")
+	if m.footLine() {
+		var f string
+		if m.editing || m.filter != "" {
+			f = st.Filter.Render("/") + m.filter
+			if m.editing {
+				f += st.Cursor.Render("█")
+			} else {
+				f += st.Faint.Render("  (esc clears)")
+			}
+		}
+		if m.order != SortNeedsInput {
+			f = text.Right(f, st.Subtle.Render(" sorted: "+m.order.String()), w)
 		}
 		lines = append(lines, text.Fit(f, w))
 	}
