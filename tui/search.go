@@ -54,7 +54,14 @@ func searchCmd(ctx context.Context, l state.Layout, text string) tea.Cmd {
 		_, _ = search.Run(ctx, l, q, func(h search.Match) error {
 			// "file_path: CHANGELOG.md" (the snippet is sanitised).
 			field := strings.TrimPrefix(h.Field, "tool_input.")
-			found[h.SessionID] = field + ": " + strings.ReplaceAll(h.Snippet, prefix, "")
+			snip := strings.ReplaceAll(h.Snippet, prefix, "")
+			if strings.HasSuffix(field, "path") && strings.HasPrefix(snip, "…") {
+				// A path cut at its start: its file name says more.
+				if i := strings.LastIndexAny(snip, `/\`); i >= 0 && i+1 < len(snip) {
+					snip = snip[i+1:]
+				}
+			}
+			found[h.SessionID] = field + ": " + snip
 			return nil
 		})
 		return searchMsg{text: text, found: found}

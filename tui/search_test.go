@@ -13,7 +13,7 @@ func TestFilterFindsByAnythingRecorded(t *testing.T) {
 	f.populate(t)
 	f.log(t, "PreToolUse", idEnded, ago(2*60*60e9), map[string]any{"tool_name": "Read", "tool_input": map[string]any{"file_path": f.layout.Root + "/CHANGELOG.md"}})
 	m := start(t, f, 120, 30)
-	m = send(t, m, press("/", "C", "H", "A", "N", "G", "E", "L", "O", "G")...)
+	m = send(t, m, press("/", "C", "H", "A", "N", "G", "E", "L", "O", "G", "enter")...)
 	p := plain(m)
 	if shown, total := m.list.Len(); shown != 1 || total != 3 {
 		t.Fatalf("/CHANGELOG shows %d of %d sessions, want 1 of 3:\n%s", shown, total, p)

@@ -356,6 +356,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	if m.editing {
+		before := m.filter
 		switch {
 		case key.Matches(k, m.Keys.ClearFilter):
 			m.editing, m.filter = false, ""
@@ -374,7 +375,9 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		default:
 			return nil
 		}
-		m.found = nil // the search for the new filter answers later
+		if m.filter != before {
+			m.found = nil // the search for the new filter answers later
+		}
 		m.refilter()
 		m.cursor = 0
 		m.clamp()
