@@ -86,13 +86,20 @@ func TestRowsCountGates(t *testing.T) {
 	m = send(t, m, press("3", "d")...)
 	p = plain(m)
 	for _, want := range []string{
-		"deny PreToolUse Write health.go: Plan the change first",
+		"deny PreToolUse: Plan the change first: run /plan · Write",
 		"block Stop: tests fail: fix TestHealthz",
 		"(dry run): uncommitted changes",
 		"(failed open): lint:",
 	} {
 		if !strings.Contains(p, want) {
 			t.Errorf("the Decisions view lacks %q:\n%s", want, p)
+		}
+	}
+	// ? explains the marks (a tall pane shows the whole help).
+	h := send(t, start(t, f, 120, 200), press("?")...)
+	for _, want := range []string{"⊘2", "?1", "↷1", "failed open"} {
+		if !strings.Contains(plain(h), want) {
+			t.Errorf("the help lacks %q", want)
 		}
 	}
 	// The Stop block's full view says it kept Claude working.

@@ -89,13 +89,11 @@ func decisionEvent(ev Event, e *rawEntry) Event {
 	return ev
 }
 
-// line is a decision's one-line summary: decision, hook, the call it
-// judged, a note when it was not enforced, and the gate's message.
+// line is a decision's one-line summary: decision, hook, a note when it
+// was not enforced, the gate's message (first, so that a narrow pane
+// keeps it), and the call it judged.
 func (d *Decision) line() string {
 	s := d.Decision + " " + d.Hook
-	if d.Judged != "" {
-		s += " " + d.Judged
-	}
 	switch d.Enforcement {
 	case gate.DryRunned:
 		s += " (dry run)"
@@ -104,6 +102,9 @@ func (d *Decision) line() string {
 	}
 	if d.Message != "" {
 		s += ": " + d.Message
+	}
+	if d.Judged != "" {
+		s += " · " + d.Judged
 	}
 	return OneLine(s, 300)
 }

@@ -19,7 +19,7 @@ func TestLinkDecisions(t *testing.T) {
 	if got, want := evs[0].Gate.Judged, "Bash git commit -m x"; got != want {
 		t.Errorf("judged %q, want %q", got, want)
 	}
-	if got, want := evs[0].Detail, "deny PreToolUse Bash git commit -m x: Review before committing"; got != want {
+	if got, want := evs[0].Detail, "deny PreToolUse: Review before committing · Bash git commit -m x"; got != want {
 		t.Errorf("detail %q, want %q", got, want)
 	}
 	if evs[3].Gate.Judged != "" {
