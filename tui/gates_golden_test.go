@@ -87,7 +87,7 @@ func TestRowsCountGates(t *testing.T) {
 	p = plain(m)
 	for _, want := range []string{
 		"deny PreToolUse: Plan the change first: run /plan · Write",
-		"block Stop: tests fail: fix TestHealthz",
+		"block Stop (kept working): tests fail: fix TestHealthz",
 		"(dry run): uncommitted changes",
 		"(failed open): lint:",
 	} {

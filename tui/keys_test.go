@@ -276,7 +276,7 @@ func TestDecisionsKeyTogglesDecisionsOnly(t *testing.T) {
 		"requirements:commit_plan allow PreToolUse: satisfied",
 		"requirements:pre_commit_review deny PreToolUse: Review",
 		"strategy:clean-state block Stop (dry run): uncommitted",
-		"feedback block SubagentStop: run the tests next",
+		"feedback block SubagentStop (kept working): run the tests next",
 		"d all events",
 	} {
 		if !strings.Contains(fr, want) {

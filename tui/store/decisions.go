@@ -94,11 +94,15 @@ func decisionEvent(ev Event, e *rawEntry) Event {
 // keeps it), and the call it judged.
 func (d *Decision) line() string {
 	s := d.Decision + " " + d.Hook
-	switch d.Enforcement {
-	case gate.DryRunned:
+	switch {
+	case d.Enforcement == gate.DryRunned:
 		s += " (dry run)"
-	case gate.FailedOpen, gate.FailedClosed, gate.GaveWay:
+	case d.Enforcement == gate.FailedOpen, d.Enforcement == gate.FailedClosed, d.Enforcement == gate.GaveWay:
 		s += " (" + strings.ReplaceAll(d.Enforcement, "-", " ") + ")"
+	case d.Stopped() && (d.Hook == "Stop" || d.Hook == "SubagentStop"):
+		// A Stop block does not stop Claude: it keeps it (or the
+		// subagent) working; the full view says so in a sentence.
+		s += " (kept working)"
 	}
 	if d.Message != "" {
 		s += ": " + d.Message

@@ -51,7 +51,7 @@ func TestParseEvent(t *testing.T) {
 		{"decision that failed open", `{"request_id":"r","session_id":"s1","timestamp":"2026-01-15T12:00:00Z","source":"requirements","hook":"PreToolUse","decision":"allow","reason":"gate-error","enforcement":"failed-open","error":"lock"}`,
 			true, Event{At: t0, Session: "s1", Event: "Decision", Tool: "requirements", Detail: "allow PreToolUse (failed open): lock", FailedOpen: true}},
 		{"decision with its own message", `{"request_id":"r","session_id":"s1","timestamp":"2026-01-15T12:00:00Z","source":"strategy:ship","hook":"Stop","decision":"block","reason":"exit-2","message":"tests fail: fix them","enforcement":"enforced"}`,
-			true, Event{At: t0, Session: "s1", Event: "Decision", Tool: "strategy:ship", Detail: "block Stop: tests fail: fix them", Failed: true}},
+			true, Event{At: t0, Session: "s1", Event: "Decision", Tool: "strategy:ship", Detail: "block Stop (kept working): tests fail: fix them", Failed: true}},
 		{"block that gave way to the stop cap", `{"request_id":"r","session_id":"s1","timestamp":"2026-01-15T12:00:00Z","source":"feedback","hook":"Stop","decision":"escalated","reason":"escalated:pending","enforcement":"gave-way"}`,
 			true, Event{At: t0, Session: "s1", Event: "Decision", Tool: "feedback", Detail: "escalated Stop (gave way): escalated:pending"}},
 		{"wrong types", `{"timestamp":"2026-01-15T12:00:00Z","session_id":"s1","event":"PreToolUse","input":{"tool_name":5,"tool_input":"x"}}`,
