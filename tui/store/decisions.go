@@ -1,10 +1,12 @@
 package store
 
 import (
+	"bytes"
 	"cmp"
 	"strings"
 
 	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/logs"
 )
 
 // Decision is what the dashboard keeps of one gate decision record
@@ -189,4 +191,35 @@ func (t *GateTally) add(d *Decision) {
 	case d.Enforcement == gate.DryRunned && (d.Decision == gate.Deny || d.Decision == gate.Block || d.Decision == gate.Ask):
 		t.DryRun++
 	}
+}
+
+// gateCountBytes bounds how far back the decisions log is read for the
+// rows' gate counts at startup.
+const gateCountBytes = 16 << 20
+
+// CountGates counts, per session, the decisions of the log at path (newest
+// first, at most about maxBytes back) that a row shows: only lines that
+// can be a deny, block, ask or failed-open gate are decoded.
+func CountGates(path string, maxBytes int64) map[string]GateTally {
+	out := map[string]GateTally{}
+	marks := [][]byte{[]byte(`"deny"`), []byte(`"block"`), []byte(`"ask"`), []byte(gate.FailedOpen), []byte(gate.ReasonGateError)}
+	_ = logs.Backward(path, maxBytes, func(raw []byte) error {
+		hit := false
+		for _, m := range marks {
+			if bytes.Contains(raw, m) {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return nil
+		}
+		if ev, ok := ParseEvent(raw); ok && ev.Gate != nil {
+			g := out[ev.Session]
+			g.add(ev.Gate)
+			out[ev.Session] = g
+		}
+		return nil
+	})
+	return out
 }

@@ -1,8 +1,12 @@
 package store
 
 import (
+	"os"
 	"testing"
 	"time"
+
+	"github.com/dylan-gluck/spcstr/logs"
+	"github.com/dylan-gluck/spcstr/state"
 )
 
 // TestLinkDecisions: a decision names the tool call its hook call logged at
@@ -54,5 +58,33 @@ func TestGateTally(t *testing.T) {
 	}
 	if want := (GateTally{Stopped: 2, Asked: 1, FailedOpen: 1, DryRun: 1}); g != want {
 		t.Errorf("tally %+v, want %+v", g, want)
+	}
+}
+
+// TestCountGatesReadsBeyondTheTail: the rows' counts take the decisions
+// older than the tail window too, each once.
+func TestCountGatesReadsBeyondTheTail(t *testing.T) {
+	l := state.Layout{Root: t.TempDir()}
+	if err := os.MkdirAll(l.LogsDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := l.LogPath(logs.Name(logs.Decisions, ""))
+	var buf []byte
+	buf = append(buf, `{"session_id":"old","timestamp":"2026-01-15T10:00:00Z","source":"a","hook":"PreToolUse","decision":"deny","enforcement":"enforced"}`+"\n"...)
+	// Many allows push the deny out of the tail window.
+	for len(buf) < tailWindow*2 {
+		buf = append(buf, `{"session_id":"busy","timestamp":"2026-01-15T11:00:00Z","source":"a","hook":"PreToolUse","decision":"allow","enforcement":"enforced"}`+"\n"...)
+	}
+	buf = append(buf, `{"session_id":"busy","timestamp":"2026-01-15T11:59:00Z","source":"b","hook":"Stop","decision":"block","enforcement":"enforced"}`+"\n"...)
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := New(l)
+	st.ApplyTail(ReadTailStart(l), "")
+	if got := st.Gates("old"); got.Stopped != 1 {
+		t.Errorf("old session: %+v, want 1 stopped", got)
+	}
+	if got := st.Gates("busy"); got.Stopped != 1 {
+		t.Errorf("busy session: %+v, want 1 stopped (counted once)", got)
 	}
 }

@@ -313,6 +313,9 @@ func (s *Store) ApplyTail(t Tail, selected string) Reads {
 	for id, evs := range byID {
 		s.ring[id] = mergeEvents(s.ring[id], evs, ringSize)
 		LinkDecisions(s.ring[id])
+		if t.Initial {
+			continue // counted by CountGates (t.Gates)
+		}
 		for _, e := range evs {
 			if e.Gate != nil {
 				g := s.gates[id]
@@ -320,6 +323,9 @@ func (s *Store) ApplyTail(t Tail, selected string) Reads {
 				s.gates[id] = g
 			}
 		}
+	}
+	for id, g := range t.Gates {
+		s.gates[id] = g
 	}
 	s.all = mergeEvents(s.all, t.Events, allSize)
 	LinkDecisions(s.all)
@@ -339,8 +345,8 @@ func (s *Store) ApplyHistory(h SessionHistory) {
 	LinkDecisions(s.ring[h.ID])
 }
 
-// Gates is a session's gate decisions counted from the decisions log read
-// (its tail window at startup, then every decision appended).
+// Gates is a session's gate decisions counted from the decisions log (up
+// to 16 MiB back at startup, then every decision appended).
 func (s *Store) Gates(id string) GateTally { return s.gates[id] }
 
 // Select returns the reads a newly selected session needs: its whole state
