@@ -26,7 +26,10 @@ same records, a little slower on every tool call).
 
 It merges: every other key and hook in the file stays as it is, in the same
 order. Running it again changes nothing. The previous file is kept as
-settings.json.bak. When the recorder's binary is not the one found on PATH,
+.spcstr/backups/settings.json.bak, where git ignores it (with --global:
+beside the user settings file). It refuses a project settings file whose
+path leads out of the project (a symlink, or a symlinked .claude folder).
+When the recorder's binary is not the one found on PATH,
 the hooks run it by its absolute path. WorktreeCreate is never registered: a hook there
 would replace Claude Code's own worktree creation.`,
 		Example: `  spcstr init            # this project
