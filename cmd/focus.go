@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dylan-gluck/spcstr/internal/focus"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -73,8 +74,8 @@ func sessionByPrefix(layout state.Layout, id string) (string, error) {
 	case 1:
 		return match[0], nil
 	case 0:
-		return "", fmt.Errorf("no session %q in %s", state.Truncate(id, 80), layout.SessionsDir())
+		return "", fmt.Errorf("no session %q in %s", termtext.Cut(id, 80), layout.SessionsDir())
 	default:
-		return "", fmt.Errorf("%q matches %d sessions (%s): give more of the id", state.Truncate(id, 80), len(match), strings.Join(match, ", "))
+		return "", fmt.Errorf("%q matches %d sessions (%s): give more of the id", termtext.Cut(id, 80), len(match), strings.Join(match, ", "))
 	}
 }

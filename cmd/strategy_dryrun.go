@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/recorder"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -94,7 +95,7 @@ func resolveSession(layout state.Layout, id string) (string, error) {
 	case 1:
 		return match[0], nil
 	case 0:
-		return "", fmt.Errorf("no session %q in %s", state.Truncate(id, 80), layout.LogsDir())
+		return "", fmt.Errorf("no session %q in %s", termtext.Cut(id, 80), layout.LogsDir())
 	default:
 		return "", fmt.Errorf("%q matches %d sessions (%s): give more of the id", id, len(match), strings.Join(match, ", "))
 	}

@@ -1,6 +1,8 @@
 package logs
 
 import (
+	"github.com/dylan-gluck/spcstr/internal/termtext"
+
 	"bytes"
 	"encoding/json"
 	"strconv"
@@ -70,11 +72,8 @@ func CapPayload(raw []byte, limit int) (json.RawMessage, map[string]int) {
 		b, _ := json.Marshal(string(raw))
 		return b, nil
 	}
-	n := limit
-	for n > 0 && !utf8.RuneStart(raw[n]) {
-		n--
-	}
-	b, _ := json.Marshal(string(raw[:n]) + "… [" + strconv.Itoa(len(raw)-n) + " bytes truncated by spcstr]")
+	kept := termtext.Cut(raw, limit)
+	b, _ := json.Marshal(string(kept) + "… [" + strconv.Itoa(len(raw)-len(kept)) + " bytes truncated by spcstr]")
 	return b, map[string]int{WholePayload: size}
 }
 
@@ -193,11 +192,7 @@ func (c *capper) value(l *jlexer.Lexer, path string, depth int) {
 
 // text writes the start of raw (JSON text) as a string with a note.
 func (c *capper) text(raw []byte, note string) {
-	n := min(len(raw), c.leafCap())
-	for n > 0 && n < len(raw) && !utf8.RuneStart(raw[n]) {
-		n--
-	}
-	s := string(bytes.ToValidUTF8(raw[:n], []byte("\uFFFD")))
+	s := string(bytes.ToValidUTF8(termtext.Cut(raw, c.leafCap()), []byte("\uFFFD")))
 	c.w.String(s + "… [" + strconv.Itoa(len(raw)) + " bytes " + note + "]")
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -114,7 +115,7 @@ func stamp(l state.Layout, id string) (time.Time, error) {
 // Select resolves a Selector to session ids (newest first for All).
 func Select(l state.Layout, sel Selector) ([]string, error) {
 	if sel.ID != "" && !state.ValidSessionID(sel.ID) {
-		return nil, fmt.Errorf("%w: %q is not a session id (letters, digits, '.', '_' and '-' only)", ErrUnknownSession, state.Truncate(sel.ID, 80))
+		return nil, fmt.Errorf("%w: %q is not a session id (letters, digits, '.', '_' and '-' only)", ErrUnknownSession, termtext.Cut(sel.ID, 80))
 	}
 	infos, err := Sessions(l)
 	if err != nil {

@@ -24,7 +24,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/logs"
@@ -367,7 +366,7 @@ func Snippet(s string, i, n int) string {
 	}
 	rest := s[i:]
 	budget := SnippetWidth - len(pre)
-	post := []rune(oneLine(truncateRunes(rest, budget*4)))
+	post := []rune(oneLine(termtext.Cut(rest, budget*4)))
 	if len(post) > budget {
 		post = append(post[:budget], []rune("…")...)
 	} else if len(rest) > budget*4 {
@@ -397,15 +396,4 @@ func oneLine(s string) string {
 		b.WriteByte(' ')
 	}
 	return b.String()
-}
-
-// truncateRunes cuts s to at most n bytes on a rune boundary.
-func truncateRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -1,6 +1,8 @@
 package strategy
 
 import (
+	"github.com/dylan-gluck/spcstr/internal/termtext"
+
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -278,11 +280,7 @@ func shortJSON(v any) string {
 	}
 	s := string(b)
 	if len(s) > 60 {
-		cut := 57
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
+		s = termtext.Cut(s, 57) + "..."
 	}
 	return s
 }

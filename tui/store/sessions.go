@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/registry"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/text"
 )
@@ -181,16 +182,16 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 func Trim(s *state.Session) {
 	for i := range s.Prompts {
 		if len(s.Prompts[i].Prompt) > MaxText {
-			s.Prompts[i].Prompt = state.Truncate(s.Prompts[i].Prompt, MaxText)
+			s.Prompts[i].Prompt = termtext.Cut(s.Prompts[i].Prompt, MaxText)
 			s.Prompts[i].Truncated = true
 		}
 	}
 	for i := range s.Errors {
-		s.Errors[i].Message = state.Truncate(s.Errors[i].Message, MaxText)
+		s.Errors[i].Message = termtext.Cut(s.Errors[i].Message, MaxText)
 		s.Errors[i].Context = nil
 	}
 	for i := range s.Notifications {
-		s.Notifications[i].Message = state.Truncate(s.Notifications[i].Message, MaxText)
+		s.Notifications[i].Message = termtext.Cut(s.Notifications[i].Message, MaxText)
 	}
 	s.Prompts = lastN(s.Prompts, MaxItems)
 	s.Errors = lastN(s.Errors, MaxItems)
@@ -238,5 +239,5 @@ func OneLine(s string, n int) string {
 		s = s[:4*n]
 	}
 	s = strings.Join(strings.Fields(s), " ")
-	return state.Truncate(s, n)
+	return termtext.Cut(s, n)
 }
