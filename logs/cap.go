@@ -1,8 +1,6 @@
 package logs
 
 import (
-	"github.com/dylan-gluck/spcstr/internal/termtext"
-
 	"bytes"
 	"encoding/json"
 	"strconv"
@@ -10,6 +8,9 @@ import (
 
 	"github.com/mailru/easyjson/jlexer"
 	"github.com/mailru/easyjson/jwriter"
+
+	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // MaxLogDepth is the deepest nesting of a payload kept as JSON in a log
@@ -81,38 +82,8 @@ func CapPayload(raw []byte, limit int) (json.RawMessage, map[string]int) {
 // MaxLogDepth deep and free of \uD800–\uDFFF escapes (which, unpaired,
 // strict readers refuse). It is one pass that allocates nothing.
 func plainJSON(raw []byte) bool {
-	depth, inString, escaped := 0, false, false
-	for i, c := range raw {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-				if c == 'u' && i+2 < len(raw) && (raw[i+1] == 'd' || raw[i+1] == 'D') {
-					switch raw[i+2] {
-					case '8', '9', 'a', 'b', 'c', 'd', 'e', 'f', 'A', 'B', 'C', 'D', 'E', 'F':
-						return false
-					}
-				}
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			if depth > MaxLogDepth {
-				return false
-			}
-		case '}', ']':
-			depth--
-		}
-	}
-	return true
+	tooDeep, surrogate := hookio.ScanDepth(raw, MaxLogDepth)
+	return !tooDeep && !surrogate
 }
 
 // capper writes a capped copy of a payload (CapPayload).

@@ -1,9 +1,9 @@
 package feedback
 
 import (
-	"github.com/dylan-gluck/spcstr/internal/termtext"
-
 	"strings"
+
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // Phases of the feedback loop, in order.

@@ -20,15 +20,32 @@ const MaxDepth = 256
 // ErrTooDeep is returned by Decode for a payload nested deeper than MaxDepth.
 var ErrTooDeep = errors.New("payload nested deeper than " + strconv.Itoa(MaxDepth) + " levels")
 
-// checkDepth scans data once (strings skipped) and fails when arrays and
-// objects nest deeper than MaxDepth.
+// checkDepth fails when data's arrays and objects nest deeper than MaxDepth.
 func checkDepth(data []byte) error {
+	if tooDeep, _ := ScanDepth(data, MaxDepth); tooDeep {
+		return ErrTooDeep
+	}
+	return nil
+}
+
+// ScanDepth is the one depth scanner of JSON text (a payload's MaxDepth, a
+// log's shallower limit): one pass over data that allocates nothing,
+// strings skipped. tooDeep reports arrays and objects nested deeper than
+// limit (the scan stops there); surrogate reports a \uD800–\uDFFF escape
+// in a string seen before that (unpaired, strict readers refuse it).
+func ScanDepth(data []byte, limit int) (tooDeep, surrogate bool) {
 	depth, inString, escaped := 0, false, false
-	for _, c := range data {
+	for i, c := range data {
 		if inString {
 			switch {
 			case escaped:
 				escaped = false
+				if c == 'u' && i+2 < len(data) && (data[i+1] == 'd' || data[i+1] == 'D') {
+					switch data[i+2] {
+					case '8', '9', 'a', 'b', 'c', 'd', 'e', 'f', 'A', 'B', 'C', 'D', 'E', 'F':
+						surrogate = true
+					}
+				}
 			case c == '\\':
 				escaped = true
 			case c == '"':
@@ -41,14 +58,14 @@ func checkDepth(data []byte) error {
 			inString = true
 		case '{', '[':
 			depth++
-			if depth > MaxDepth {
-				return ErrTooDeep
+			if depth > limit {
+				return true, surrogate
 			}
 		case '}', ']':
 			depth--
 		}
 	}
-	return nil
+	return false, surrogate
 }
 
 // exactKeys are the fields whose value decides where an event is recorded.

@@ -1,14 +1,14 @@
 package strategy
 
 import (
-	"github.com/dylan-gluck/spcstr/internal/termtext"
-
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // maxViolations is how many violations a check reports.
