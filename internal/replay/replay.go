@@ -195,7 +195,7 @@ var ErrNoSession = errors.New("no recorded session")
 // be played into), and gaps longer than maxGap shortened to maxGap (0:
 // kept as recorded).
 func Load(l state.Layout, id, scratch string, maxGap time.Duration) (Recorded, error) {
-	full, err := resolve(l, id)
+	full, err := l.FindSession(id)
 	if err != nil {
 		return Recorded{}, err
 	}
@@ -260,33 +260,6 @@ func Load(l state.Layout, id, scratch string, maxGap time.Duration) (Recorded, e
 		rec.Events = append(rec.Events, Event{At: at, Session: full, Payload: p})
 	}
 	return rec, nil
-}
-
-// resolve finds the one recorded session whose id is id or starts with it.
-func resolve(l state.Layout, id string) (string, error) {
-	if id == "" {
-		return "", errors.New("give a session id")
-	}
-	ids, err := l.SessionIDs()
-	if err != nil {
-		return "", fmt.Errorf("list sessions: %w", err)
-	}
-	var found []string
-	for _, s := range ids {
-		if s == id {
-			return s, nil
-		}
-		if strings.HasPrefix(s, id) {
-			found = append(found, s)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return "", fmt.Errorf("%w matches %q in %s", ErrNoSession, id, l.Root)
-	case 1:
-		return found[0], nil
-	}
-	return "", fmt.Errorf("%q matches %d sessions (%s, …): give more of the id", id, len(found), strings.Join(found[:2], ", "))
 }
 
 // eventLogs lists the project's event logs (regular files), rotated
