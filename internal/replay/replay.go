@@ -210,7 +210,7 @@ func Load(l state.Layout, id, scratch string, maxGap time.Duration) (Recorded, e
 	}
 	var entries []entry
 	needle := []byte(`"session_id":` + strconv.Quote(full))
-	files, err := eventLogs(l)
+	files, err := logs.EventLogs(l.LogsDir())
 	if err != nil {
 		return rec, err
 	}
@@ -260,20 +260,6 @@ func Load(l state.Layout, id, scratch string, maxGap time.Duration) (Recorded, e
 		rec.Events = append(rec.Events, Event{At: at, Session: full, Payload: p})
 	}
 	return rec, nil
-}
-
-// eventLogs lists the project's event logs (regular files), rotated
-// segments before their live log.
-func eventLogs(l state.Layout) ([]string, error) {
-	found, err := logs.List(l.LogsDir(), func(f logs.File) bool { return f.Kind == logs.Events })
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(found))
-	for i, f := range found {
-		out[i] = f.Path
-	}
-	return out, nil
 }
 
 // PolicyFiles are the files, relative to a project's root, that decide

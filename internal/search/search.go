@@ -81,7 +81,7 @@ func Run(ctx context.Context, l state.Layout, q Query, fn func(Match) error) (St
 		return st, ErrEmpty
 	}
 	m := newMatcher(q)
-	files, err := eventLogs(l)
+	files, err := logs.EventLogs(l.LogsDir())
 	if err != nil {
 		return st, err
 	}
@@ -129,21 +129,6 @@ func Run(ctx context.Context, l state.Layout, q Query, fn func(Match) error) (St
 		}
 	}
 	return st, nil
-}
-
-// eventLogs lists the project's event logs: regular files only (a symlink,
-// FIFO or folder in logs/ is skipped), rotated segments (oldest first)
-// before their live log.
-func eventLogs(l state.Layout) ([]string, error) {
-	found, err := logs.List(l.LogsDir(), func(f logs.File) bool { return f.Kind == logs.Events })
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(found))
-	for i, f := range found {
-		out[i] = f.Path
-	}
-	return out, nil
 }
 
 // matcher holds a query prepared for matching.
