@@ -220,8 +220,8 @@ func Load(l state.Layout, id, scratch string, maxGap time.Duration) (Recorded, e
 			if !bytes.Contains(raw, needle) {
 				return nil
 			}
-			var e logs.Entry
-			if json.Unmarshal(raw, &e) != nil || e.SessionID != full || len(e.Input) == 0 || e.Input[0] != '{' {
+			e, ok := logs.ReadHead(raw)
+			if !ok || e.SessionID != full || len(e.Input) == 0 || e.Input[0] != '{' || !json.Valid(e.Input) {
 				return nil
 			}
 			entries = append(entries, entry{at: e.Timestamp, seq: len(entries), payload: append([]byte(nil), e.Input...)})

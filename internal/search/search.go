@@ -261,13 +261,8 @@ func equalFoldASCII(s, t []byte) bool {
 // entry decodes a raw entry and looks for the text in its payload's string
 // values, in document order.
 func (m *matcher) entry(raw []byte) (Match, bool) {
-	var e struct {
-		Timestamp time.Time       `json:"timestamp"`
-		SessionID string          `json:"session_id"`
-		Event     string          `json:"event"`
-		Input     json.RawMessage `json:"input"`
-	}
-	if err := json.Unmarshal(raw, &e); err != nil {
+	e, ok := logs.ReadHead(raw)
+	if !ok {
 		return Match{}, false
 	}
 	if m.q.Session != "" && !strings.HasPrefix(e.SessionID, m.q.Session) {
