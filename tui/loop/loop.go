@@ -148,20 +148,8 @@ func Load(_ context.Context, req Request) View {
 	if st.Escalation != nil {
 		v.Escalated = st.Escalation.Message
 	}
-	for _, d := range st.Domains {
-		row := Domain{Name: d.Name}
-		for _, ph := range d.Phases {
-			cell := Phase{Status: phaseStatus(ph.Phase), Agent: ph.Agent, Issues: ph.Issues}
-			switch ph.Name {
-			case fb.PhaseReview:
-				row.Review = cell
-			case fb.PhaseTestPlanning:
-				row.TestPlanning = cell
-			case fb.PhaseTesting:
-				row.Testing = cell
-			}
-		}
-		v.Domains = append(v.Domains, row)
+	for _, r := range st.Table() {
+		v.Domains = append(v.Domains, Domain{Name: r.Name, Review: cell(r.Review), TestPlanning: cell(r.TestPlanning), Testing: cell(r.Testing)})
 	}
 	v.Unrouted = unrouted(req.Root, req.SessionID)
 	return v
@@ -180,6 +168,11 @@ func unrouted(root, id string) []string {
 		return nil
 	}
 	return fc.UnroutedFiles(append(append([]string{}, s.Files.New...), s.Files.Edited...))
+}
+
+// cell is one phase as the pane shows it.
+func cell(p fb.Phase) Phase {
+	return Phase{Status: phaseStatus(p), Agent: p.Agent, Issues: p.Issues}
 }
 
 // phaseStatus maps the loop's phase status onto the pane's.
