@@ -3,13 +3,7 @@
 package strategy
 
 import (
-	"errors"
-	"os"
 	"os/exec"
 )
-
-func detach(*exec.Cmd) {}
-
-func openTTY() (*os.File, error) { return nil, errors.New("no terminal bell on this system") }
 
 func killGroup(*exec.Cmd) {}
