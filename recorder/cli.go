@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/dylan-gluck/spcstr/internal/buildinfo"
-	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // Usage is the hook's command line, printed for --help by both binaries
@@ -142,7 +142,7 @@ func Main(ctx context.Context, args []string, opt Options) int {
 func quoteArgs(args []string) string {
 	q := make([]string, len(args))
 	for i, s := range args {
-		q[i] = fmt.Sprintf("%q", state.Truncate(s, 80))
+		q[i] = fmt.Sprintf("%q", termtext.Cut(s, 80))
 	}
 	return strings.Join(q, " ")
 }
