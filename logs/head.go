@@ -171,9 +171,9 @@ const (
 
 // layoutHead reads an entry in spcstr's exact layout,
 // {"timestamp":…,"session_id":…,"event":…,"input":{payload},"outcome":{…}}
-// (plus "truncated":{…}): the strings before the payload in place (none
-// holds an escape), the outcome from its key found near the end. Anything
-// else is left to membersHead.
+// (plus "truncated":{…}), or the same without outcome: the strings before
+// the payload in place (none holds an escape), the outcome from its key
+// found near the end. Anything else is left to membersHead.
 func layoutHead(raw []byte) (Head, bool) {
 	b, ok := bytes.CutPrefix(raw, []byte(layoutTS))
 	if !ok {
@@ -211,13 +211,48 @@ func layoutHead(raw []byte) (Head, bool) {
 	if j >= 0 {
 		j += len(b) - len(win)
 	} else if j = bytes.LastIndex(b, []byte(outcomeKey)); j < 0 {
-		return Head{}, false
+		// No outcome (a line another writer made): the payload is all but
+		// the closing brace, unless a truncated member follows it.
+		if objectEnd(b) != len(b)-1 {
+			return Head{}, false
+		}
+		return Head{Raw: raw, Timestamp: at, SessionID: sid, Event: event, Input: b[: len(b)-1 : len(b)-1]}, true
 	}
 	h := Head{Raw: raw, Timestamp: at, SessionID: sid, Event: event, Input: b[:j:j]}
 	if !layoutTail(b[j+len(outcomeKey)-1:], &h) {
 		return Head{}, false
 	}
 	return h, true
+}
+
+// objectEnd returns the offset just after the object that b starts with,
+// by its brackets (strings skipped, nothing else checked), or -1.
+func objectEnd(b []byte) int {
+	depth, inString, escaped := 0, false, false
+	for i, c := range b {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
 }
 
 // plainField reads a JSON string's content up to its closing quote when it
