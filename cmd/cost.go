@@ -29,10 +29,17 @@ func newCostCmd() *cobra.Command {
 denies agent spawns or blocks Stop over the session's or the day's dollars
 (its warnings go on). The session is --session ID (an id or a unique
 prefix), else $CLAUDE_CODE_SESSION_ID, else this project's newest live
-session. Nothing the strategy gates stops this command from running.`,
+session. Nothing the strategy gates stops this command from running.
+
+The way out is yours, not Claude's: it refuses to run inside Claude Code
+(CLAUDECODE set, as Claude Code sets it for its tools' shells); run it in
+your own terminal.`,
 		Args:         cobra.NoArgs,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if os.Getenv("CLAUDECODE") != "" {
+				return withCode(2, errors.New("cost lift does not run inside Claude Code (CLAUDECODE is set): the cap is yours to lift; run spcstr cost lift in your own terminal"))
+			}
 			cwd, err := os.Getwd()
 			if err != nil {
 				return err
@@ -60,5 +67,6 @@ session. Nothing the strategy gates stops this command from running.`,
 		},
 	}
 	c.AddCommand(lift)
+	addCostReport(c)
 	return c
 }

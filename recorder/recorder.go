@@ -331,6 +331,7 @@ func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) 
 			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 		}
 		s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, r.cfg.ContextWindow)
+		r.inheritFork(s)
 		answer, records = r.runGates(ctx, s, nil)
 		// The event goes into its log before state.json is written:
 		// the log is the durable record (a hook killed in between
@@ -368,7 +369,7 @@ func (r *run) runGates(ctx context.Context, s *state.Session, unavailable error)
 	// SPCSTR_REPLAY=1: an event played back by spcstr replay or the demo.
 	replayed := r.opt.Getenv("SPCSTR_REPLAY") == "1"
 	in := &gate.Input{Event: r.ev, Name: r.name, Session: s, Layout: r.layout, Now: r.now, Getenv: r.opt.Getenv, Observe: r.obs,
-		Replay: replayed, Unavailable: unavailable}
+		Replay: replayed, RunCommands: !replayed, Unavailable: unavailable}
 	res := gate.Run(ctx, gates, in, gate.Policy{DryRun: r.cfg.DryRun, Clock: r.opt.Now, StopBlockLimit: r.cfg.StopBlockLimit})
 	for _, msg := range res.Failures {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s\n", msg)

@@ -51,6 +51,10 @@ func (l Layout) LogsDir() string { return filepath.Join(l.Dir(), "logs") }
 // ConfigPath returns <root>/.spcstr/config.yaml.
 func (l Layout) ConfigPath() string { return filepath.Join(l.Dir(), "config.yaml") }
 
+// BackupsDir is where spcstr init and uninstall keep the previous copies of
+// the project's .claude/settings*.json (git ignores .spcstr/).
+func (l Layout) BackupsDir() string { return filepath.Join(l.Dir(), "backups") }
+
 // SessionDir returns the folder of one session. It fails for an id that
 // ValidSessionID rejects.
 func (l Layout) SessionDir(id string) (string, error) {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goccy/go-yaml"
+
 	"github.com/dylan-gluck/spcstr/internal/claudesettings"
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
@@ -307,7 +309,22 @@ func checkConfig(_ context.Context, env *Env) []Finding {
 			Message: fmt.Sprintf("its pricing: section is not usable, so costs use the bundled prices: %s", first),
 			Fix:     "give each model input, output, cache_read, cache_write (5-minute) and cache_write_1h in US dollars per million tokens (see docs/cost.md)"}}
 	}
-	return []Finding{{Severity: OK, Message: env.Rel(path) + " parses", Path: path}}
+	out := []Finding{{Severity: OK, Message: env.Rel(path) + " parses", Path: path}}
+	if v, _, _ := cfg.Lookup("dashboard"); v != nil {
+		sets := false
+		if m, ok := v.(yaml.MapSlice); ok {
+			for _, kv := range m {
+				sets = sets || kv.Key == "notify_command"
+			}
+		}
+		if sets {
+			user := config.UserPath(env.Getenv)
+			out = append(out, Finding{Severity: Warning, Path: path,
+				Message: fmt.Sprintf("%s sets dashboard.notify_command, which the dashboard never runs: a project's file is the repository's, and the dashboard runs only commands from your own config (%s)", env.Rel(path), user),
+				Fix:     "if the command is yours, move dashboard.notify_command (and notify_via) to " + user + "; otherwise remove it from the project's config"})
+		}
+	}
+	return out
 }
 
 // corruptMarker is what jsonfile.SetAsideName puts in a set-aside name.
@@ -378,7 +395,9 @@ func checkGitignore(ctx context.Context, env *Env) []Finding {
 		Message: ".spcstr/ is not ignored by git: recorded sessions (prompts, tool output) could be committed",
 		Fix:     `run "spcstr init" (it adds .spcstr/ to .gitignore), or add the line .spcstr/ to .gitignore yourself`}
 	if env.Git != "" {
-		cmd := exec.CommandContext(ctx, env.Git, "check-ignore", "-q", install.IgnoreLine)
+		// The project's own git configuration may name programs
+		// (core.fsmonitor): doctor asks git with them switched off.
+		cmd := exec.CommandContext(ctx, env.Git, "-c", "core.fsmonitor=false", "check-ignore", "-q", install.IgnoreLine)
 		cmd.Dir = env.Root
 		err := cmd.Run()
 		var ee *exec.ExitError

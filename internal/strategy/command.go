@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -170,6 +171,9 @@ func (s *commandStrategy) matches(in *gate.Input) bool {
 func (s *commandStrategy) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, error) {
 	if !s.matches(in) {
 		return nil, nil
+	}
+	if !in.RunCommands {
+		return []gate.Verdict{s.notRun(in)}, nil
 	}
 	payload := in.Event.Raw
 	if len(payload) == 0 {
@@ -340,4 +344,25 @@ func cut(b []byte, n int) string {
 		return string(termtext.Cut(b, n)) + "…"
 	}
 	return string(b)
+}
+
+// ReasonNotRun is the reason of a command strategy's verdict where
+// project-defined commands may not run (gate.Input.RunCommands off): it
+// allows, and its message says what it would have asked.
+const ReasonNotRun = "not-run"
+
+// notRun is the verdict of a command not run: the command and the hook it
+// would have been asked about.
+func (s *commandStrategy) notRun(in *gate.Input) gate.Verdict {
+	what := in.Name
+	if isToolEvent(in.Name) && in.Event != nil && in.Event.ToolName != "" {
+		what += " (" + in.Event.ToolName + ")"
+	}
+	quoted := make([]string, len(s.argv))
+	for i, a := range s.argv {
+		quoted[i] = strconv.Quote(a)
+	}
+	return gate.Verdict{Decision: gate.Allow, Reason: ReasonNotRun,
+		Message: "would ask " + strings.Join(quoted, " ") + " about " + what + " with its payload on stdin; not run " +
+			"(spcstr runs a project's commands only from Claude Code's hooks; --run-commands runs them here)"}
 }

@@ -17,7 +17,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/internal/pricing"
-	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/chart"
 	"github.com/dylan-gluck/spcstr/tui/draw"
 	"github.com/dylan-gluck/spcstr/tui/pane"
@@ -169,15 +168,13 @@ func (m *Model) SetOrder(o Sort) {
 	m.SetRows(m.rows)
 }
 
-// cost is a row's estimated cost in dollars (0 unpriced).
+// cost is a row's figure in dollars, the one its row shows (Claude
+// Code's when it gave one; the priced part of a lower bound).
 func (m *Model) cost(r Row) float64 {
 	if m.prices == nil {
 		return 0
 	}
-	if e := m.prices.Cost(r.Tokens, r.Model); e.Priced {
-		return e.USD
-	}
-	return 0
+	return m.prices.Session(r.CostState()).USD
 }
 
 // SetRows replaces the rows, sorted in the list's order (by default those
@@ -485,14 +482,7 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 			stats += " " + draw.CtxStyle(st, r.ContextPct)(text.Count(int64(r.ContextPct+0.5))+"%")
 		}
 		if m.prices != nil {
-			if e := m.prices.Session(&state.Session{Tokens: r.Tokens, Model: r.Model, ClaudeCost: r.ClaudeCost}); e.Known() {
-				usd := pricing.Format(e.USD)
-				switch {
-				case !e.Priced:
-					usd = "≥" + usd // a lower bound
-				case e.Source == pricing.SourceEstimate && !strings.HasPrefix(usd, "<"):
-					usd = "~" + usd // an estimate
-				}
+			if usd := pricing.RowFigure(m.prices.Session(r.CostState())); usd != "" {
 				stats += " " + st.Subtle.Render(usd)
 			}
 		}

@@ -65,6 +65,10 @@ type Summary struct {
 	// Inherited is the usage a fork copied from its parent (subtracted
 	// from sums of sessions).
 	Inherited map[string]state.ModelUsage
+	// InheritedCost is a fork's parent's figure at the fork point.
+	InheritedCost *state.ClaudeCost
+	// Live is Claude Code's live figure from its status line.
+	Live *state.LiveCost
 	// Asks is what the session waits for while it needs input: the latest
 	// notification's message, or "permission request" ("" otherwise).
 	Asks string
@@ -136,7 +140,7 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 		Cwd: s.Cwd, ProjectDir: s.ProjectDir, CreatedAt: s.CreatedAt,
 		Activity: s.Activity, ToolCalls: s.ToolCalls(), Errors: max(s.ErrorsTotal, len(s.Errors)),
 		Prompts: max(s.PromptsTotal, len(s.Prompts)), Agents: max(s.AgentsTotal, len(s.AgentsHistory)),
-		ContextPct: s.Tokens.ContextPercent(), Loaded: true, Tokens: s.Tokens, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited,
+		ContextPct: s.Tokens.ContextPercent(), Loaded: true, Tokens: s.Tokens, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited, InheritedCost: s.InheritedCost, Live: s.Live,
 		Title: OneLine(s.Title, state.TitleBytes),
 	}
 	if sum.Title == "" {
@@ -240,4 +244,11 @@ func OneLine(s string, n int) string {
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	return termtext.Cut(s, n)
+}
+
+// CostState is the part of a session's state its cost is figured from
+// (pricing.Table.Session and Summed), for the rows and sums that keep
+// only a summary.
+func (s Summary) CostState() *state.Session {
+	return &state.Session{Tokens: s.Tokens, Model: s.Model, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited, InheritedCost: s.InheritedCost, Live: s.Live}
 }
