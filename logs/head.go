@@ -10,6 +10,7 @@ import (
 
 	"github.com/mailru/easyjson/jlexer"
 
+	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
 )
 
@@ -213,7 +214,7 @@ func layoutHead(raw []byte) (Head, bool) {
 	} else if j = bytes.LastIndex(b, []byte(outcomeKey)); j < 0 {
 		// No outcome (a line another writer made): the payload is all but
 		// the closing brace, unless a truncated member follows it.
-		if objectEnd(b) != len(b)-1 {
+		if hookio.ValueEnd(b) != len(b)-1 {
 			return Head{}, false
 		}
 		return Head{Raw: raw, Timestamp: at, SessionID: sid, Event: event, Input: b[: len(b)-1 : len(b)-1]}, true
@@ -223,36 +224,6 @@ func layoutHead(raw []byte) (Head, bool) {
 		return Head{}, false
 	}
 	return h, true
-}
-
-// objectEnd returns the offset just after the object that b starts with,
-// by its brackets (strings skipped, nothing else checked), or -1.
-func objectEnd(b []byte) int {
-	depth, inString, escaped := 0, false, false
-	for i, c := range b {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth--; depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return -1
 }
 
 // plainField reads a JSON string's content up to its closing quote when it

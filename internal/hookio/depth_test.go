@@ -35,3 +35,20 @@ func TestScanDepth(t *testing.T) {
 		t.Error("checkDepth lets a payload deeper than MaxDepth through")
 	}
 }
+
+func TestValueEnd(t *testing.T) {
+	for _, tt := range []struct {
+		data string
+		want int
+	}{
+		{`{"a":1}`, 7},
+		{`{"a":"}"},"b":2}`, 9},
+		{`[1,[2]] tail`, 7},
+		{`{"a":{}`, -1},
+		{`{"a":"\"}"}`, 11},
+	} {
+		if got := ValueEnd([]byte(tt.data)); got != tt.want {
+			t.Errorf("ValueEnd(%s) = %d, want %d", tt.data, got, tt.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -34,6 +35,20 @@ func checkDepth(data []byte) error {
 // limit (the scan stops there); surrogate reports a \uD800–\uDFFF escape
 // in a string seen before that (unpaired, strict readers refuse it).
 func ScanDepth(data []byte, limit int) (tooDeep, surrogate bool) {
+	_, tooDeep, surrogate = scanNesting(data, limit, false)
+	return tooDeep, surrogate
+}
+
+// ValueEnd returns the offset just after the object or array data starts
+// with, found by its brackets (strings skipped, nothing else checked), or
+// -1 when it does not close. It is ScanDepth's scan, stopped at the end of
+// the first value.
+func ValueEnd(data []byte) int {
+	end, _, _ := scanNesting(data, math.MaxInt, true)
+	return end
+}
+
+func scanNesting(data []byte, limit int, first bool) (end int, tooDeep, surrogate bool) {
 	depth, inString, escaped := 0, false, false
 	for i, c := range data {
 		if inString {
@@ -59,13 +74,16 @@ func ScanDepth(data []byte, limit int) (tooDeep, surrogate bool) {
 		case '{', '[':
 			depth++
 			if depth > limit {
-				return true, surrogate
+				return -1, true, surrogate
 			}
 		case '}', ']':
 			depth--
+			if first && depth == 0 {
+				return i + 1, false, surrogate
+			}
 		}
 	}
-	return false, surrogate
+	return -1, false, surrogate
 }
 
 // exactKeys are the fields whose value decides where an event is recorded.
