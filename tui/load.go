@@ -137,7 +137,11 @@ func timelineCmd(l state.Layout, ids, titles []string, since time.Time) tea.Cmd 
 // entryCmd finds the log entry ev was read from.
 func entryCmd(l state.Layout, ev store.Event) tea.Cmd {
 	return func() tea.Msg {
-		raw, ok := store.FindEntry(l.LogsDir(), ev)
+		find := func() ([]byte, bool) { return store.FindEntry(l.LogsDir(), ev) }
+		if ev.Event == "Custom" { // from the session's observability log
+			find = func() ([]byte, bool) { return store.FindCustom(l, ev) }
+		}
+		raw, ok := find()
 		return entryMsg{ev: ev, raw: raw, ok: ok}
 	}
 }

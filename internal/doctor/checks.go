@@ -76,6 +76,12 @@ func checkBinary(_ context.Context, env *Env) []Finding {
 			Fix: "to type spcstr anywhere, put its folder on PATH (go install puts it in $(go env GOPATH)/bin)"})
 	case exe == "" || sameFile(onPath, exe):
 		out = append(out, Finding{Severity: OK, Message: "spcstr on PATH is this binary", Path: onPath})
+	case !registersBare(env):
+		// The hooks name their binary by its absolute path (spcstr init
+		// run from a binary not on PATH does): PATH does not choose it.
+		out = append(out, Finding{Severity: Info,
+			Message: fmt.Sprintf("spcstr on PATH (%s) is not this binary (%s): typing spcstr runs the other one; the hooks registered here name their binary by path, so PATH does not change them", onPath, exe),
+			Fix:     "remove the binary you do not want, or put the right one first on PATH", Path: onPath})
 	default:
 		out = append(out, Finding{Severity: Warning,
 			Message: fmt.Sprintf("spcstr on PATH (%s) is not this binary (%s): hooks registered as \"spcstr hook\" run the other one", onPath, exe),
@@ -442,4 +448,16 @@ func checkTempFiles(_ context.Context, env *Env) []Finding {
 		return []Finding{{Severity: OK, Message: "no leftover temporary files"}}
 	}
 	return out
+}
+
+// registersBare reports whether a registered spcstr hook names its binary
+// without a path ("spcstr hook"), so that PATH chooses which one runs.
+func registersBare(env *Env) bool {
+	hs, _ := spcstrHandlers(env)
+	for _, h := range hs {
+		if prog := claudesettings.ProgramOf(h.Command, h.Args); !strings.ContainsAny(prog, `/\$~`) {
+			return true
+		}
+	}
+	return false
 }

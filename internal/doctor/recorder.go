@@ -74,6 +74,16 @@ func checkRecorder(ctx context.Context, env *Env) []Finding {
 	}
 	switch {
 	case lean:
+	case len(hs) == 0 && beside != "":
+		// Nothing registered (after spcstr uninstall, or before init):
+		// no hook runs anything.
+		out = append(out, Finding{Severity: Info, Path: beside,
+			Message: "spcstr-hook, the lean recorder, is installed beside spcstr; no spcstr hook is registered here",
+			Fix:     "run spcstr init: it registers spcstr-hook"})
+	case len(hs) == 0:
+		out = append(out, Finding{Severity: Info,
+			Message: "spcstr-hook, the lean recorder, is not installed beside spcstr; no spcstr hook is registered here (spcstr init would register spcstr hook, which records the same, a little slower)",
+			Fix:     installBoth})
 	case beside != "":
 		out = append(out, Finding{Severity: Info, Path: beside,
 			Message: "spcstr-hook, the lean recorder, is installed beside spcstr but the hooks run spcstr hook (the same records, a little slower on every tool call)",

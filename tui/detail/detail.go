@@ -362,7 +362,7 @@ func (m *Model) render(now time.Time) []string {
 
 	section(fmt.Sprintf("Errors  %d", max(s.ErrorsTotal, len(s.Errors))))
 	for _, e := range lastN(s.Errors, 20) {
-		line := st.Subtle.Render(draw.Clock(e.Timestamp)) + " " + st.Error.Render(e.Type) + " " + store.OneLine(e.Message, 400)
+		line := st.Subtle.Render(draw.Clock(e.Timestamp)) + " " + st.Error.Render(store.ErrorLabel(e)) + " " + store.OneLine(e.Message, 400)
 		out = append(out, wrapIndent(line, w, 3)...)
 	}
 

@@ -61,3 +61,24 @@ func parseCustom(line []byte, id string) (Event, bool) {
 	}
 	return Event{At: e.Timestamp, Session: e.SessionID, Event: "Custom", Tool: e.StrategyName, Detail: OneLine(b.String(), 300)}, true
 }
+
+// FindCustom finds the observability line a custom event ev was read from
+// (ReadCustom), for its full view.
+func FindCustom(l state.Layout, ev Event) ([]byte, bool) {
+	path, err := l.ObservabilityLog(ev.Session)
+	if err != nil {
+		return nil, false
+	}
+	var found []byte
+	_ = logs.TailLines(path, customWindow, func(line []byte) error {
+		if c, ok := parseCustom(line, ev.Session); ok {
+			cleanEvent(&c)
+			typ, _, _ := strings.Cut(c.Detail, " ")
+			if c.At.Equal(ev.At) && c.Tool == ev.Tool && strings.HasPrefix(ev.Detail, typ+" ") {
+				found = append(found[:0], line...)
+			}
+		}
+		return nil
+	})
+	return found, found != nil
+}

@@ -28,6 +28,9 @@ type Event struct {
 	// FailedOpen marks a gate decision that failed open: the gate could
 	// not decide and let the action through (the header counts them).
 	FailedOpen bool
+	// Gate is a decision's record (nil for an event): what the gate
+	// decided, on which hook, what became of it and its own message.
+	Gate *Decision
 }
 
 // tailWindow is how much of each log's end is read at startup.
@@ -153,6 +156,7 @@ type rawDecision struct {
 	Reason   string `json:"reason"`
 	Message  string `json:"message"`
 	DryRun   bool   `json:"dry_run"`
+	Error    string `json:"error"` // a gate's own error
 	// Enforcement: enforced, dry-run, failed-open, failed-closed, gave-way
 	Enforcement string `json:"enforcement"`
 	// allows that warned the user or added context
@@ -214,33 +218,7 @@ func parseEvent(raw []byte) (Event, bool) {
 	if h.Event == "" && h.Decision != "" {
 		var e rawDecision
 		_ = h.Decode(&e) // a field of another type is left empty
-		ev.Event = "Decision"
-		ev.Tool = e.Source
-		dec := e.Decision
-		if dec == "allow" && (e.SystemMessage != "" || e.Reason == "warning") {
-			dec = "warn" // an allow that showed the user a message
-		}
-		d := dec + " " + e.Hook
-		switch {
-		case e.DryRun:
-			d += " (dry run)"
-		case e.Enforcement == "failed-open", e.Enforcement == "failed-closed", e.Enforcement == "gave-way":
-			d += " (" + strings.ReplaceAll(e.Enforcement, "-", " ") + ")"
-		}
-		ev.FailedOpen = e.Enforcement == "failed-open" || e.Enforcement == "" && e.Reason == "gate-error" && e.Decision == "allow"
-		why := cmp.Or(e.Reason, e.Message)
-		switch {
-		case dec == "warn" && e.SystemMessage != "" && (why == "" || why == "warning"):
-			why = e.SystemMessage
-		case why == "context" && e.Context != "":
-			why = "context: " + e.Context
-		}
-		if why != "" {
-			d += ": " + why
-		}
-		ev.Detail = OneLine(d, 300)
-		ev.Failed = e.Decision == "deny" || e.Decision == "block"
-		return ev, true
+		return decisionEvent(ev, &e), true
 	}
 	var in rawInput
 	_ = h.Payload(&in)

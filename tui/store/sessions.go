@@ -192,7 +192,13 @@ func Trim(s *state.Session) {
 	}
 	for i := range s.Errors {
 		s.Errors[i].Message = termtext.Cut(s.Errors[i].Message, MaxText)
+		// Keep only the tool the error came from (a line says
+		// "Bash: Exit code 1"), cut to a name's length.
+		tool, _ := s.Errors[i].Context["tool"].(string)
 		s.Errors[i].Context = nil
+		if tool != "" {
+			s.Errors[i].Context = map[string]any{"tool": termtext.Cut(tool, 80)}
+		}
 	}
 	for i := range s.Notifications {
 		s.Notifications[i].Message = termtext.Cut(s.Notifications[i].Message, MaxText)
