@@ -1,7 +1,6 @@
 package sessions
 
 import (
-
 	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/tui/draw"
 	"github.com/dylan-gluck/spcstr/tui/text"
