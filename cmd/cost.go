@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -50,7 +49,7 @@ your own terminal.`,
 			if err != nil {
 				return withCode(2, fmt.Errorf("which session: %w (give --session ID)", err))
 			}
-			if sid, err = fullSessionID(layout, sid); err != nil {
+			if sid, err = layout.FindSession(sid); err != nil {
 				return withCode(2, err)
 			}
 			_, err = layout.Update(cmd.Context(), sid, time.Now(), state.UpdateOptions{Lazy: state.AllSections}, func(s *state.Session, created bool) error {
@@ -70,28 +69,4 @@ your own terminal.`,
 	c.AddCommand(lift)
 	addCostReport(c)
 	return c
-}
-
-// fullSessionID resolves a unique prefix of a recorded session's id.
-func fullSessionID(l state.Layout, id string) (string, error) {
-	ids, err := l.SessionIDs()
-	if err != nil {
-		return "", err
-	}
-	var match []string
-	for _, s := range ids {
-		if s == id {
-			return s, nil
-		}
-		if strings.HasPrefix(s, id) {
-			match = append(match, s)
-		}
-	}
-	switch len(match) {
-	case 1:
-		return match[0], nil
-	case 0:
-		return "", fmt.Errorf("no recorded session %q in %s", id, l.SessionsDir())
-	}
-	return "", fmt.Errorf("%q names %d sessions: give more of the id", id, len(match))
 }

@@ -3,9 +3,8 @@ package cmd
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"sort"
-	"strings"
+	"maps"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -82,26 +81,10 @@ as in decisions.json], "failures"}]}.`,
 // resolveSession finds the session of the logs whose id is id or starts
 // with it.
 func resolveSession(layout state.Layout, id string) (string, error) {
-	ids, err := recorder.SessionEvents(layout)
+	events, err := recorder.SessionEvents(layout)
 	if err != nil {
 		return "", err
 	}
-	if _, ok := ids[id]; ok {
-		return id, nil
-	}
-	var match []string
-	for s := range ids {
-		if strings.HasPrefix(s, id) {
-			match = append(match, s)
-		}
-	}
-	sort.Strings(match)
-	switch len(match) {
-	case 1:
-		return match[0], nil
-	case 0:
-		return "", fmt.Errorf("no session %q in %s", state.Truncate(id, 80), layout.LogsDir())
-	default:
-		return "", fmt.Errorf("%q matches %d sessions (%s): give more of the id", id, len(match), strings.Join(match, ", "))
-	}
+	ids := slices.Sorted(maps.Keys(events))
+	return state.FindSessionID(ids, id, layout.LogsDir())
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/buildinfo"
 	"github.com/dylan-gluck/spcstr/internal/statusline"
-	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // Usage is the hook's command line, printed for --help by both binaries
@@ -167,7 +167,7 @@ func statusLineRun(args []string) string {
 func quoteArgs(args []string) string {
 	q := make([]string, len(args))
 	for i, s := range args {
-		q[i] = fmt.Sprintf("%q", state.Truncate(s, 80))
+		q[i] = fmt.Sprintf("%q", termtext.Cut(s, 80))
 	}
 	return strings.Join(q, " ")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/internal/transcript"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -114,7 +115,7 @@ func DryRun(ctx context.Context, opt DryRunOptions) (*DryRunReport, error) {
 		return nil, fmt.Errorf("%s: no events to replay", rep.Source)
 	}
 	if !state.ValidSessionID(rep.SessionID) {
-		return nil, fmt.Errorf("%w: %q", state.ErrInvalidSessionID, state.Truncate(rep.SessionID, 80))
+		return nil, fmt.Errorf("%w: %q", state.ErrInvalidSessionID, termtext.Cut(rep.SessionID, 80))
 	}
 	rep.Events = len(events)
 

@@ -90,11 +90,11 @@ const MemoryLimit = 384 << 20
 func (r *run) recovered(ctx context.Context, p any) {
 	defer func() { _ = recover() }()
 	msg := termtext.Line(fmt.Sprintf("internal error: %v", p))
-	fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s (ignored, session continues)\n", state.Truncate(msg, 500))
+	fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s (ignored, session continues)\n", termtext.Cut(msg, 500))
 	if r.logged || r.layout.Root == "" || r.cfg == nil {
 		return
 	}
-	r.reject(ctx, state.Truncate(msg, 500))
+	r.reject(ctx, termtext.Cut(msg, 500))
 }
 
 func (o *Options) defaults() {
@@ -544,11 +544,11 @@ func (r *run) reject(ctx context.Context, reason string) {
 		rec["truncated"] = truncated
 	}
 	if r.ev != nil {
-		rec["session_id"] = state.Truncate(r.ev.SessionID, 300)
-		rec["event"] = state.Truncate(r.ev.HookEventName, 100)
+		rec["session_id"] = termtext.Cut(r.ev.SessionID, 300)
+		rec["event"] = termtext.Cut(r.ev.HookEventName, 100)
 	}
 	if r.opt.Event != "" {
-		rec["event_arg"] = state.Truncate(r.opt.Event, 100)
+		rec["event_arg"] = termtext.Cut(r.opt.Event, 100)
 	}
 	data, err := json.Marshal(rec)
 	if err == nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/satmath"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // SchemaVersion is the version of the state.json schema written by this
@@ -321,7 +322,7 @@ func (s *Session) SetTitle(t, src string) {
 	if r < cur || r == cur && r <= titleRank(TitlePrompt) {
 		return
 	}
-	s.Title, s.TitleSource = strings.TrimSpace(Truncate(t, TitleBytes)), src
+	s.Title, s.TitleSource = strings.TrimSpace(termtext.Cut(t, TitleBytes)), src
 }
 
 // PromptKindTaskNotification marks prompts injected for finished background

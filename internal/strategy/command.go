@@ -18,6 +18,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // Command strategies: any Claude Code hook script as a strategy
@@ -340,7 +341,7 @@ func firstLine(s string) string {
 
 func cut(b []byte, n int) string {
 	if len(b) > n {
-		return string(b[:n]) + "…"
+		return string(termtext.Cut(b, n)) + "…"
 	}
 	return string(b)
 }

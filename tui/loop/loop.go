@@ -161,25 +161,18 @@ func Load(_ context.Context, req Request) View {
 		fc, _ = fb.LoadConfig(cfg) // nil: the roles are not named
 	}
 	ex := fb.Explain(st, fc)
-	for i, d := range st.Domains {
-		row := Domain{Name: d.Name}
+	for i, r := range st.Table() {
 		var de fb.DomainExplanation
 		if i < len(ex.Domains) {
 			de = ex.Domains[i]
 		}
-		row.Waits = de.Waits
-		for _, ph := range d.Phases {
-			cell := Phase{Status: phaseStatus(ph.Phase), Agent: ph.Agent, Issues: ph.Issues, Expect: de.Expect[ph.Name]}
-			switch ph.Name {
-			case fb.PhaseReview:
-				row.Review = cell
-			case fb.PhaseTestPlanning:
-				row.TestPlanning = cell
-			case fb.PhaseTesting:
-				row.Testing = cell
-			}
+		phase := func(p fb.Phase, name string) Phase {
+			c := cell(p)
+			c.Expect = de.Expect[name]
+			return c
 		}
-		v.Domains = append(v.Domains, row)
+		v.Domains = append(v.Domains, Domain{Name: r.Name, Waits: de.Waits,
+			Review: phase(r.Review, fb.PhaseReview), TestPlanning: phase(r.TestPlanning, fb.PhaseTestPlanning), Testing: phase(r.Testing, fb.PhaseTesting)})
 	}
 	if ig := ex.Ignored; ig.Agent != "" {
 		v.Ignored = ig.Agent
@@ -205,6 +198,11 @@ func unrouted(root, id string) []string {
 		return nil
 	}
 	return fc.UnroutedFiles(append(append([]string{}, s.Files.New...), s.Files.Edited...))
+}
+
+// cell is one phase as the pane shows it.
+func cell(p fb.Phase) Phase {
+	return Phase{Status: phaseStatus(p), Agent: p.Agent, Issues: p.Issues}
 }
 
 // phaseStatus maps the loop's phase status onto the pane's.

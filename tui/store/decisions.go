@@ -51,7 +51,7 @@ func (d *Decision) Outcome() string {
 }
 
 // decisionEvent reduces a decision record to an Event.
-func decisionEvent(ev Event, e *rawEntry) Event {
+func decisionEvent(ev Event, e *rawDecision) Event {
 	ev.Event, ev.Tool = "Decision", e.Source
 	d := &Decision{Hook: e.Hook, Decision: e.Decision, Enforcement: e.Enforcement}
 	if d.Decision == gate.Allow && (e.SystemMessage != "" || e.Reason == gate.ReasonWarning) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/registry"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/text"
 )
@@ -195,22 +196,22 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 func Trim(s *state.Session) {
 	for i := range s.Prompts {
 		if len(s.Prompts[i].Prompt) > MaxText {
-			s.Prompts[i].Prompt = state.Truncate(s.Prompts[i].Prompt, MaxText)
+			s.Prompts[i].Prompt = termtext.Cut(s.Prompts[i].Prompt, MaxText)
 			s.Prompts[i].Truncated = true
 		}
 	}
 	for i := range s.Errors {
-		s.Errors[i].Message = state.Truncate(s.Errors[i].Message, MaxText)
+		s.Errors[i].Message = termtext.Cut(s.Errors[i].Message, MaxText)
 		// Keep only the tool the error came from (a line says
 		// "Bash: Exit code 1"), cut to a name's length.
 		tool, _ := s.Errors[i].Context["tool"].(string)
 		s.Errors[i].Context = nil
 		if tool != "" {
-			s.Errors[i].Context = map[string]any{"tool": state.Truncate(tool, 80)}
+			s.Errors[i].Context = map[string]any{"tool": termtext.Cut(tool, 80)}
 		}
 	}
 	for i := range s.Notifications {
-		s.Notifications[i].Message = state.Truncate(s.Notifications[i].Message, MaxText)
+		s.Notifications[i].Message = termtext.Cut(s.Notifications[i].Message, MaxText)
 	}
 	s.Prompts = lastN(s.Prompts, MaxItems)
 	s.Errors = lastN(s.Errors, MaxItems)
@@ -256,7 +257,7 @@ func OneLine(s string, n int) string {
 		s = s[:4*n]
 	}
 	s = strings.Join(strings.Fields(s), " ")
-	return state.Truncate(s, n)
+	return termtext.Cut(s, n)
 }
 
 // CostState is the part of a session's state its cost is figured from
