@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -25,7 +26,7 @@ func (a *applier) wait(s *state.Session, kind, asked string) {
 		s.WaitSince = a.now
 	}
 	s.Wait = kind
-	s.Asked = state.Truncate(oneLine(asked), maxAsked)
+	s.Asked = termtext.Cut(oneLine(asked), maxAsked)
 }
 
 // needs records a wait for the user's answer (status needs_input).
@@ -69,7 +70,7 @@ func (a *applier) asked() string {
 	if first == "" {
 		return a.ev.ToolName
 	}
-	return a.ev.ToolName + " `" + state.Truncate(first, 200) + "`"
+	return a.ev.ToolName + " `" + termtext.Cut(first, 200) + "`"
 }
 
 // question is AskUserQuestion's first question.
