@@ -3,7 +3,6 @@ package strategy
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -153,7 +152,7 @@ func (s *commandStrategy) Evaluate(ctx context.Context, in *gate.Input) ([]gate.
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, s.argv[0], s.argv[1:]...)
+	cmd := exec.Command(s.argv[0], s.argv[1:]...)
 	cmd.Dir = in.Layout.Root
 	cmd.Stdin = bytes.NewReader(payload)
 	env := append(os.Environ(), "CLAUDE_PROJECT_DIR="+in.Layout.Root)
@@ -163,11 +162,9 @@ func (s *commandStrategy) Evaluate(ctx context.Context, in *gate.Input) ([]gate.
 	cmd.Env = env
 	stdout := &cappedOutput{max: MaxCommandStdout}
 	stderr := &cappedOutput{max: MaxCommandStderr}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	killGroup(cmd)
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	if ctx.Err() == context.DeadlineExceeded {
+	// The answer counts once the command exits (runCommand).
+	err := runCommand(ctx, cmd, stdout, stderr)
+	if errors.Is(err, errTimedOut) {
 		return nil, fmt.Errorf("command timed out after %v", s.timeout)
 	}
 	code := 0
@@ -202,18 +199,6 @@ func (s *commandStrategy) Evaluate(ctx context.Context, in *gate.Input) ([]gate.
 	return parseAnswer(in.Name, bytes.TrimSpace(stdout.buf.Bytes()))
 }
 
-// commandAnswer is the part of Claude Code's hook answer spcstr reads.
-type commandAnswer struct {
-	Decision           string `json:"decision"`
-	Reason             string `json:"reason"`
-	SystemMessage      string `json:"systemMessage"`
-	HookSpecificOutput *struct {
-		PermissionDecision       string `json:"permissionDecision"`
-		PermissionDecisionReason string `json:"permissionDecisionReason"`
-		AdditionalContext        string `json:"additionalContext"`
-	} `json:"hookSpecificOutput"`
-}
-
 // parseAnswer reads an exit-0 answer: empty (nothing to say), JSON in
 // Claude Code's hook output format, or, for SessionStart and
 // UserPromptSubmit, plain text that Claude Code adds as context. Anything
@@ -228,13 +213,10 @@ func parseAnswer(event string, out []byte) ([]gate.Verdict, error) {
 		}
 		return nil, fmt.Errorf("command answered something that is not JSON: %q", cut(out, 80))
 	}
-	var a commandAnswer
-	dec := json.NewDecoder(bytes.NewReader(out))
-	if err := dec.Decode(&a); err != nil {
-		return nil, fmt.Errorf("command answered invalid JSON: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("command answered more than one JSON value")
+	// Keys are read exactly, as Claude Code reads them (hookio.ReadAnswer).
+	a, err := hookio.ReadAnswer(out)
+	if err != nil {
+		return nil, fmt.Errorf("command answered: %w", err)
 	}
 	v := gate.Verdict{SystemMessage: a.SystemMessage}
 	deny := gate.Block

@@ -11,5 +11,3 @@ import (
 func detach(*exec.Cmd) {}
 
 func openTTY() (*os.File, error) { return nil, errors.New("no terminal bell on this system") }
-
-func killGroup(*exec.Cmd) {}

@@ -15,10 +15,3 @@ func detach(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true
 func openTTY() (*os.File, error) {
 	return os.OpenFile("/dev/tty", os.O_WRONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 }
-
-// killGroup makes cancelling cmd kill its whole process group, so that a
-// timed-out shell cannot leave its children holding the output pipe.
-func killGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-}
