@@ -82,6 +82,9 @@ func checkStrategies(_ context.Context, env *Env) []Finding {
 	for _, p := range problems {
 		f := Finding{Severity: Error, Message: p.Message,
 			Fix: "fix the strategies section of .spcstr/config.yaml (see the README's configuration reference)"}
+		if p.Kind == strategy.ProblemWarning {
+			f.Severity, f.Fix = Warning, "check the strategy does what you mean (docs/feedback-and-strategies.md)"
+		}
 		out = append(out, f)
 	}
 	return out

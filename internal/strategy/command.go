@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"time"
 
@@ -57,7 +56,7 @@ type commandOptions struct {
 // commandStrategy runs one command strategy.
 type commandStrategy struct {
 	argv    []string // argv[0] is the program; a string command is sh -c
-	matcher *regexp.Regexp
+	matcher hookio.Matcher
 	hooks   []Hook
 	timeout time.Duration
 }
@@ -99,13 +98,11 @@ func buildCommand(n ast.Node, _ *config.Config) (Strategy, Common, string, error
 	if o.Timeout > 0 {
 		s.timeout = time.Duration(o.Timeout * float64(time.Second))
 	}
-	if m := o.Matcher; m != "" && m != "*" {
-		re, err := regexp.Compile("^(?:" + m + ")$")
-		if err != nil {
-			return nil, o.Common, "", at(n, "matcher", fmt.Errorf("matcher %q: %w", m, err))
-		}
-		s.matcher = re
+	m, err := hookio.CompileMatcher(o.Matcher)
+	if err != nil {
+		return nil, o.Common, "", at(n, "matcher", err)
 	}
+	s.matcher = m
 	if len(o.Hooks) == 0 {
 		return nil, o.Common, "", at(n, "hooks", errors.New("hooks: a command strategy lists the hooks it runs on (e.g. [PreToolUse])"))
 	}
@@ -130,12 +127,33 @@ func buildCommand(n ast.Node, _ *config.Config) (Strategy, Common, string, error
 
 func (s *commandStrategy) Hooks() []Hook { return s.hooks }
 
+// warnings are what Validate says of a usable command strategy that most
+// likely does not do what it means: a matcher that selects no tool Claude
+// Code knows.
+func (s *commandStrategy) warnings() []string {
+	var out []string
+	if msg := s.matcher.Unmatched(); msg != "" {
+		out = append(out, msg)
+	}
+	for _, h := range s.hooks {
+		if h.Tool == "" || h.Tool == "*" {
+			continue
+		}
+		if m, err := hookio.CompileMatcher(h.Tool); err == nil {
+			if msg := m.Unmatched(); msg != "" {
+				out = append(out, "hook "+h.String()+": "+msg)
+			}
+		}
+	}
+	return out
+}
+
 // matches applies the matcher to a tool event's tool.
 func (s *commandStrategy) matches(in *gate.Input) bool {
-	if s.matcher == nil || !isToolEvent(in.Name) || in.Event == nil {
+	if !isToolEvent(in.Name) || in.Event == nil {
 		return true
 	}
-	return s.matcher.MatchString(in.Event.ToolName)
+	return s.matcher.Match(in.Event.ToolName)
 }
 
 // Evaluate runs the command and reads its answer. A timeout, a crash (an

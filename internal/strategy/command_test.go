@@ -188,3 +188,66 @@ func TestBrokenClosedStrategyFailsClosed(t *testing.T) {
 		t.Fatalf("Agent call = %+v", res.Answer)
 	}
 }
+
+// A command strategy's matcher means what it means to Claude Code
+// (hookio.Matcher): lists with `|` or `,` and spaces, unanchored regular
+// expressions. Before, spcstr anchored every matcher, so a closed gate with
+// "Edit,Write" never ran on a Write.
+func TestCommandStrategyMatcher(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the commands are sh scripts")
+	}
+	for _, tt := range []struct {
+		matcher string
+		tool    string
+		runs    bool
+	}{
+		{"Edit,Write", "Write", true},
+		{"Edit | Write", "Write", true},
+		{"rit.", "Write", true},
+		{"rit.", "Edit", false},
+		{"mcp__github__.*delete", "mcp__github__delete_repo", true},
+		{"mcp__github__.*delete", "Write", false},
+		{"Edit.*", "NotebookEdit", true},
+		{"^Edit$", "NotebookEdit", false},
+		{"Write", "TodoWrite", false},
+		{"*", "Bash", true},
+	} {
+		p := newProject(t, false)
+		gs := p.gates(fmt.Sprintf("strategies:\n  mine:\n    command: 'echo ran >&2; exit 2'\n    hooks: [PreToolUse]\n    matcher: %q\n    fail_mode: closed\n", tt.matcher))
+		res := gate.Run(context.Background(), gs, p.input(hookio.PreToolUse, map[string]any{"tool_name": tt.tool}), gate.Policy{})
+		h := res.Answer.HookSpecificOutput
+		ran := h != nil && h.PermissionDecision == hookio.PermissionDeny && h.PermissionDecisionReason == "ran"
+		if ran != tt.runs {
+			t.Errorf("matcher %q on %s: ran %t, want %t (answer %s)", tt.matcher, tt.tool, ran, tt.runs, res.Answer.Encode())
+		}
+	}
+}
+
+// strategy validate warns of a matcher that can select no tool, and of a
+// hook's matcher that does not compile.
+func TestCommandStrategyMatcherWarnings(t *testing.T) {
+	for _, tt := range []struct{ matcher, want string }{
+		{"Edit|Write", ""},
+		{"write", "no tool name Claude Code knows"},
+		{"^Wirte$", "matches no tool"},
+		{"mcp__github__.*delete", ""},
+	} {
+		p := newProject(t, false)
+		cfg := cfgFrom(t, fmt.Sprintf("strategies:\n  mine:\n    command: x\n    hooks: [PreToolUse]\n    matcher: %q\n", tt.matcher))
+		cfg.Path = filepath.Join(p.layout.Root, ".spcstr", "config.yaml")
+		var got []string
+		for _, pr := range Validate(cfg) {
+			if pr.Kind != ProblemWarning {
+				t.Errorf("%q: problem %v", tt.matcher, pr)
+			}
+			got = append(got, pr.Message)
+		}
+		if tt.want == "" && len(got) > 0 || tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)) {
+			t.Errorf("%q: warnings %q, want %q", tt.matcher, got, tt.want)
+		}
+	}
+	if _, problems := Load(cfgFrom(t, "strategies:\n  mine:\n    command: x\n    hooks: ['PreToolUse:Edit(']\n")); len(problems) != 1 {
+		t.Errorf("a hook matcher that does not compile: problems %v", problems)
+	}
+}

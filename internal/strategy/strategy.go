@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -183,7 +182,9 @@ type Loaded struct {
 
 // Problem is something wrong with the strategies configuration.
 type Problem struct {
-	// Kind is "config" (a section that cannot be used). There is no
+	// Kind is "config" (a section that cannot be used) or "warning"
+	// (ProblemWarning: the strategy runs, but most likely not as meant,
+	// e.g. a matcher that selects no tool). There is no
 	// conflict kind: gate.Merge merges every verdict, so two strategies
 	// never switch each other off.
 	Kind string
@@ -195,11 +196,17 @@ type Problem struct {
 	// fails closed on Hooks (its hooks as far as they can be told).
 	FailClosed bool
 	Hooks      []Hook
-	matcher    *regexp.Regexp // a command strategy's matcher, when it compiles
+	matcher    hookio.Matcher // a command strategy's matcher, when it compiles
 }
 
-// ProblemConfig is the kind of a section that cannot be used.
-const ProblemConfig = "config"
+// Kinds of Problem.
+const (
+	// ProblemConfig is the kind of a section that cannot be used.
+	ProblemConfig = "config"
+	// ProblemWarning is the kind of a usable section that most likely
+	// does not do what it means (Validate only).
+	ProblemWarning = "warning"
+)
 
 func (p Problem) Error() string { return p.Message }
 
@@ -298,6 +305,12 @@ func Validate(cfg *config.Config) []Problem {
 	// does not pay for reading them on every hook): checked here.
 	root := filepath.Dir(filepath.Dir(cfg.Path))
 	for _, l := range list {
+		if w, ok := l.strategy.(interface{ warnings() []string }); ok {
+			for _, msg := range w.warnings() {
+				problems = append(problems, Problem{Kind: ProblemWarning, Strategies: []string{l.Name},
+					Message: cfg.Where(nil, "strategies."+l.Name, errors.New(msg))})
+			}
+		}
 		if fc, ok := l.strategy.(interface{ checkFiles(root string) error }); ok {
 			if err := fc.checkFiles(root); err != nil {
 				problems = append(problems, Problem{Kind: ProblemConfig, Strategies: []string{l.Name},
