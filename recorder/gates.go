@@ -17,7 +17,7 @@ import (
 func DefaultGates(setup gate.Setup) []gate.Gate {
 	var gates []gate.Gate
 	if setup.ConfigErr != nil {
-		gates = append(gates, gate.UnusableConfig(setup.Layout.ConfigPath(), setup.ConfigErr))
+		gates = append(gates, gate.UnusableConfig(setup.Layout.ConfigPath(), setup.ConfigErr, strategy.ClosedByDefault()))
 	}
 	gates = append(gates, requirements.NewGate(setup))
 	gates = append(gates, feedback.Gates(setup)...)

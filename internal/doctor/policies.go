@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -64,9 +65,12 @@ func checkFeedback(_ context.Context, env *Env) []Finding {
 // at one hook is fine: their verdicts merge).
 func checkStrategies(_ context.Context, env *Env) []Finding {
 	cfg, err := config.Load(env.Layout().ConfigPath())
-	if err != nil {
+	var ve *config.ValueError
+	if err != nil && !errors.As(err, &ve) {
 		return nil // reported by the config check
 	}
+	// A top-level value of the wrong type (reported by the config check)
+	// leaves the strategies readable: each is checked all the same.
 	problems := strategy.Validate(cfg)
 	if len(problems) == 0 {
 		if active := strategy.Active(cfg); len(active) > 0 {

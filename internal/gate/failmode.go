@@ -3,7 +3,9 @@ package gate
 import (
 	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
@@ -52,12 +54,18 @@ func ReadFailMode(cfg *config.Config, section string) (string, error) {
 		if kv.Key == nil || kv.Key.String() != "fail_mode" {
 			continue
 		}
-		v := kv.Value.String()
-		switch v {
-		case FailOpen, FailClosed:
+		if kv.Value == nil || kv.Value.Type() == ast.NullType {
+			return "", nil
+		}
+		var v string
+		if yaml.NodeToValue(kv.Value, &v) == nil && (v == FailOpen || v == FailClosed) {
 			return v, nil
 		}
-		return "", config.NodeError(kv.Value, fmt.Errorf("%s.fail_mode %q: want open or closed", section, v))
+		shown := strings.TrimSpace(kv.Value.String())
+		if v != "" {
+			shown = fmt.Sprintf("%q", v)
+		}
+		return "", config.NodeError(kv.Value, fmt.Errorf("%s.fail_mode %s: want open or closed", section, shown))
 	}
 	return "", nil
 }
