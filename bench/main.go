@@ -11,6 +11,10 @@
 //	    3 KiB, 2,000 files read, 150 agents, 200 failures, 100
 //	    notifications) ÷ the same hook at an empty session (≤ 1.2)
 //	P3  peak RSS of one hook process (≤ 12 MiB)
+//	P-par  six parallel PreToolUse hooks of one session against a 3 s
+//	    command gate: the slowest answer ÷ 3 s (≤ 1.3), every one the
+//	    gate's own deny (-only-parallel runs it alone; -only-p1 stops
+//	    after P1, P2 and P3)
 //	P4, P5, idle CPU, export, search: the dashboard's, the exporter's and
 //	    spcstr search's Go benchmarks, whose metrics are read back and
 //	    judged here too (idle CPU: spcstr tui on 76 unchanging sessions in
@@ -59,6 +63,8 @@ var (
 	longRuns  = flag.Int("long-runs", 21, "PostToolUse hooks measured per session for P2-long")
 	onlyLong  = flag.Bool("only-long", false, "measure P2-long only (for profiling)")
 	onlyStart = flag.Bool("only-startup", false, "measure the start-up figures only")
+	onlyPar   = flag.Bool("only-parallel", false, "measure the parallel PreToolUse figure (P-par) only")
+	onlyP1    = flag.Bool("only-p1", false, "measure P1, P2 and P3 only")
 	keep      = flag.Bool("keep", false, "keep the scratch folder")
 	tuiBench  = flag.Bool("tui", true, "also run the dashboard and export benchmarks (go test -bench)")
 )
@@ -111,6 +117,9 @@ func run() error {
 	}
 	if *onlyStart {
 		return benchStartup(spcstr, hook, tuifloor, tmp)
+	}
+	if *onlyPar {
+		return benchParallel(hook, tmp)
 	}
 	empty, err := newProject(filepath.Join(tmp, "empty"))
 	if err != nil {
@@ -176,7 +185,13 @@ func run() error {
 	verdict("P2 hook at 20,000 logged events ÷ at empty log", p2, 1.1, "")
 	verdict("P3 peak RSS of one hook process (MiB)", p3, 12, fmt.Sprintf("(median %.1f MiB; the launcher alone %.1f MiB)", float64(rss[len(rss)/2])/1024, float64(launcherRSS)/1024))
 
+	if *onlyP1 {
+		return nil
+	}
 	if err := runLong(hook, tmp); err != nil {
+		return err
+	}
+	if err := benchParallel(hook, tmp); err != nil {
 		return err
 	}
 

@@ -24,15 +24,3 @@ func DefaultGates(setup gate.Setup) []gate.Gate {
 	gates = append(gates, strategy.Gates(setup)...)
 	return gates
 }
-
-// readsHistory reports whether any gate may read the session's long lists
-// (files, agents): every gate but the requirements framework's, which
-// reads only the session's notes.
-func readsHistory(gates []gate.Gate) bool {
-	for _, g := range gates {
-		if g.Name() != requirements.GateName {
-			return true
-		}
-	}
-	return false
-}

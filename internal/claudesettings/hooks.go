@@ -3,6 +3,7 @@ package claudesettings
 import (
 	"bytes"
 	"slices"
+	"strconv"
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 )
@@ -149,10 +150,13 @@ func (d *Document) Install(hc HookCommand, events []string) Change {
 				return drop
 			}
 			kept = true
-			if prog.text == hc.Program {
+			timed := setTimeout(h, event)
+			if prog.text == hc.Program && !timed {
 				return keep
 			}
-			rewriteProgram(h, prog, hc)
+			if prog.text != hc.Program {
+				rewriteProgram(h, prog, hc)
+			}
 			updated = true
 			return changed
 		})
@@ -172,6 +176,9 @@ func (d *Document) Install(hc HookCommand, events []string) Change {
 			arr.items = append(arr.items, newObject(field("hooks", newArray(newObject(
 				field("type", newString("command")),
 				field("command", newString(hc.Line)),
+				// An explicit timeout: the gates' budget ends inside it
+				// (hookio.GateBudget).
+				field("timeout", newNumber(hookio.Timeout(event))),
 			)))))
 			arr.raw = nil
 			ch.Added = append(ch.Added, event)
@@ -343,4 +350,16 @@ func (d *Document) SpcstrCommands() []string {
 		}
 	}
 	return out
+}
+
+// setTimeout gives an spcstr handler the timeout spcstr registers for
+// event (hookio.Timeout) when it has none or another; it reports whether
+// it changed anything.
+func setTimeout(h *node, event string) bool {
+	want := strconv.Itoa(hookio.Timeout(event))
+	if t := h.get("timeout"); t != nil && t.kind == kindScalar && string(t.raw) == want {
+		return false
+	}
+	h.set("timeout", newNumber(hookio.Timeout(event)))
+	return true
 }

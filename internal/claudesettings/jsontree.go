@@ -321,6 +321,8 @@ func (n *node) strings() []string {
 
 func newString(s string) *node { return &node{kind: kindScalar, raw: quote(s)} }
 
+func newNumber(n int) *node { return &node{kind: kindScalar, raw: []byte(strconv.Itoa(n))} }
+
 func newObject(members ...member) *node { return &node{kind: kindObject, members: members} }
 
 func newArray(items ...*node) *node { return &node{kind: kindArray, items: items} }

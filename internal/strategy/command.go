@@ -129,13 +129,17 @@ func (s *commandStrategy) Hooks() []Hook { return s.hooks }
 
 // warnings are what Validate says of a usable command strategy that most
 // likely does not do what it means: a matcher that selects no tool Claude
-// Code knows.
+// Code knows, a timeout longer than a hook's gate budget.
 func (s *commandStrategy) warnings() []string {
 	var out []string
 	if msg := s.matcher.Unmatched(); msg != "" {
 		out = append(out, msg)
 	}
 	for _, h := range s.hooks {
+		if b := hookio.GateBudget(h.Event); s.timeout > b {
+			out = append(out, fmt.Sprintf("timeout %v cannot fit %s's budget of %v (inside the %d s timeout spcstr init registers): "+
+				"a command still running then has failed, and the fail mode decides", s.timeout, h.Event, b, hookio.Timeout(h.Event)))
+		}
 		if h.Tool == "" || h.Tool == "*" {
 			continue
 		}

@@ -247,6 +247,17 @@ func TestCommandStrategyMatcherWarnings(t *testing.T) {
 			t.Errorf("%q: warnings %q, want %q", tt.matcher, got, tt.want)
 		}
 	}
+	p := newProject(t, false)
+	cfg := cfgFrom(t, "strategies:\n  mine:\n    command: x\n    hooks: [UserPromptSubmit, SessionEnd, Stop]\n    timeout: 40\n")
+	cfg.Path = filepath.Join(p.layout.Root, ".spcstr", "config.yaml")
+	var got []string
+	for _, pr := range Validate(cfg) {
+		got = append(got, pr.Message)
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "timeout 40s cannot fit UserPromptSubmit's budget of 27s") ||
+		!strings.Contains(got[1], "SessionEnd's budget of 9s") {
+		t.Errorf("timeout warnings %q", got)
+	}
 	if _, problems := Load(cfgFrom(t, "strategies:\n  mine:\n    command: x\n    hooks: ['PreToolUse:Edit(']\n")); len(problems) != 1 {
 		t.Errorf("a hook matcher that does not compile: problems %v", problems)
 	}

@@ -63,8 +63,11 @@ func runCommand(ctx context.Context, cmd *exec.Cmd, stdout, stderr io.Writer) er
 	case runErr = <-exited:
 	case <-ctx.Done():
 		killTree(cmd)
-		<-exited
-		runErr = errTimedOut
+		if err := <-exited; err == nil {
+			runErr = nil // it finished as the deadline came
+		} else {
+			runErr = errTimedOut
+		}
 	}
 	// Whatever the command left running goes with it.
 	killTree(cmd)
