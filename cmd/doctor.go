@@ -53,7 +53,12 @@ Exit status: 0 when there is no problem (warning or error), 1 otherwise.
 // runDoctor runs checks on the project at root and prints the report (as
 // JSON with asJSON); an unhealthy report exits 1.
 func runDoctor(cmd *cobra.Command, root string, checks []doctor.Check, asJSON bool) error {
-	report := doctor.Run(cmd.Context(), doctor.DefaultEnv(root), checks)
+	return runDoctorEnv(cmd, doctor.DefaultEnv(root), checks, asJSON)
+}
+
+// runDoctorEnv is runDoctor in env (spcstr strategy validate --config).
+func runDoctorEnv(cmd *cobra.Command, env *doctor.Env, checks []doctor.Check, asJSON bool) error {
+	report := doctor.Run(cmd.Context(), env, checks)
 	var err error
 	if asJSON {
 		err = report.WriteJSON(cmd.OutOrStdout())

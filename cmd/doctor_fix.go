@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -27,21 +26,21 @@ func doctorFix(cmd *cobra.Command, root string, out io.Writer) {
 	}
 	report := doctor.Run(cmd.Context(), doctor.DefaultEnv(root), []doctor.Check{doctor.RecordsCheck()})
 	for _, f := range report.Findings {
-		switch {
-		case strings.HasPrefix(f.Fix, doctor.FixRebuild):
-			id := filepath.Base(filepath.Dir(f.Path))
+		switch f.Repair.Kind {
+		case doctor.RepairRebuildState:
+			id := f.Repair.Session
 			if _, err := recorder.RebuildState(cmd.Context(), layout, id, cfg); err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "spcstr doctor --fix: rebuild %s: %v\n", state.Truncate(id, 80), err)
 				continue
 			}
 			fmt.Fprintf(out, "Fixed: rebuilt %s from the logs\n", id)
-		case strings.HasPrefix(f.Fix, doctor.FixDropTorn):
-			n, err := doctor.DropTornLines(f.Path)
+		case doctor.RepairDropTorn:
+			n, err := doctor.DropTornLines(f.Repair.Path)
 			if err != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "spcstr doctor --fix: %s: %v\n", f.Path, err)
+				fmt.Fprintf(cmd.ErrOrStderr(), "spcstr doctor --fix: %s: %v\n", f.Repair.Path, err)
 				continue
 			}
-			fmt.Fprintf(out, "Fixed: %d torn lines of %s moved to %s.torn\n", n, f.Path, filepath.Base(f.Path))
+			fmt.Fprintf(out, "Fixed: %d torn lines of %s moved to %s.torn\n", n, f.Repair.Path, filepath.Base(f.Repair.Path))
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dylan-gluck/spcstr/internal/termtext"
+	"github.com/dylan-gluck/spcstr/recorder"
 )
 
 // exitError carries a specific exit code out of a command.
@@ -71,8 +72,8 @@ requirements and the review/test feedback loop, and writes session summaries
 
 // Execute runs the command line and returns the process exit code.
 func Execute() int {
-	if event, ok := hookFastPath(os.Args[1:]); ok {
-		return runHook(context.Background(), os.Stdin, os.Stdout, os.Stderr, event)
+	if isHook(os.Args[1:]) {
+		return recorder.Main(context.Background(), os.Args[2:], recorder.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -16,6 +16,7 @@ import (
 
 func newStrategyCmd() *cobra.Command {
 	var asJSON, listDry bool
+	var dir, configFile string
 	c := &cobra.Command{
 		Use:   "strategy",
 		Short: "List, check and try out the strategies of .spcstr/config.yaml",
@@ -32,6 +33,7 @@ func newStrategyCmd() *cobra.Command {
 		},
 	}
 	c.PersistentFlags().BoolVar(&asJSON, "json", false, "print JSON")
+	c.PersistentFlags().StringVarP(&dir, "dir", "C", "", "project `DIR` (default: the nearest folder holding .spcstr/, from the current one up)")
 
 	list := &cobra.Command{
 		Use:   "list",
@@ -48,7 +50,7 @@ table; spcstr strategy validate explains them.
 		Args:         cobra.NoArgs,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := strategyConfig()
+			cfg, err := strategyConfig(dir, "")
 			if err != nil {
 				return err
 			}
@@ -69,55 +71,91 @@ table; spcstr strategy validate explains them.
 every strategy's options are valid (an error names its line and column in
 config.yaml). Several strategies blocking at one hook is fine: their
 verdicts merge. With NAME, checks that one strategy only (built-in or
-command) and says what it is.
+command) and says what it is. --config FILE checks that file instead of
+the project's .spcstr/config.yaml (a candidate before you install it);
+the project (-C) still gives the folder its command strategies run in.
 
 Exit status: 0 when there is no problem, 1 otherwise. --json prints the
 same report as spcstr doctor --json (without NAME).`,
 		Args:         cobra.MaximumNArgs(1),
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := projectRoot()
+			root, err := strategyRoot(dir)
 			if err != nil {
 				return err
 			}
+			if configFile != "" {
+				if fi, err := os.Stat(configFile); err != nil {
+					return fmt.Errorf("--config: %w", err)
+				} else if !fi.Mode().IsRegular() {
+					return fmt.Errorf("--config %s: not a regular file", configFile)
+				}
+			}
 			if len(args) == 1 {
-				return validateOne(cmd, args[0])
+				return validateOne(cmd, dir, configFile, args[0])
 			}
 			checks := slices.DeleteFunc(doctor.DefaultChecks(), func(c doctor.Check) bool {
 				return c.Name != "config" && c.Name != "strategies"
 			})
-			return runDoctor(cmd, root, checks, asJSON)
+			env := doctor.DefaultEnv(root)
+			env.ConfigFile = configFile
+			return runDoctorEnv(cmd, env, checks, asJSON)
 		},
 	}
-	c.AddCommand(list, validate, newStrategyDryRunCmd(&asJSON))
+	validate.Flags().StringVar(&configFile, "config", "", "check this config `FILE` instead of the project's .spcstr/config.yaml")
+	c.AddCommand(list, validate, newStrategyDryRunCmd(&asJSON, &dir))
 	return c
 }
 
-// strategyConfig reads this project's config.yaml; one that does not parse
-// is an error here (the recorder would fall back to the defaults).
-func strategyConfig() (*config.Config, error) {
-	root, err := projectRoot()
-	if err != nil {
-		return nil, err
+// strategyRoot is the project the strategy commands work on: dir (-C), or
+// the nearest folder holding .spcstr/ from the current one up.
+func strategyRoot(dir string) (string, error) {
+	if dir != "" {
+		fi, err := os.Stat(dir)
+		if err != nil {
+			return "", fmt.Errorf("-C: %w", err)
+		}
+		if !fi.IsDir() {
+			return "", fmt.Errorf("-C %s: not a folder", dir)
+		}
+		return state.FindRoot(dir, ""), nil
 	}
-	layout := state.Layout{Root: root}
-	cfg, err := config.Load(layout.ConfigPath())
+	return projectRoot()
+}
+
+// strategyConfig reads the project's config.yaml (or file, when given);
+// one that does not parse is an error here (the recorder would fall back
+// to the defaults).
+func strategyConfig(dir, file string) (*config.Config, error) {
+	if file == "" {
+		root, err := strategyRoot(dir)
+		if err != nil {
+			return nil, err
+		}
+		file = state.Layout{Root: root}.ConfigPath()
+	}
+	cfg, err := config.Load(file)
 	if err != nil {
 		return nil, fmt.Errorf("%w (spcstr strategy validate says more)", err)
 	}
 	return cfg, nil
 }
 
-// validateOne checks one strategy of config.yaml: its problems, or what it
-// is (description, hooks, fail_mode, dry-run, stop_block_limit).
-func validateOne(cmd *cobra.Command, name string) error {
-	cfg, err := strategyConfig()
+// validateOne checks one strategy of config.yaml (or file): its problems,
+// or what it is (description, version, hooks, fail_mode, dry-run,
+// stop_block_limit).
+func validateOne(cmd *cobra.Command, dir, file, name string) error {
+	cfg, err := strategyConfig(dir, file)
+	if err != nil {
+		return err
+	}
+	root, err := strategyRoot(dir)
 	if err != nil {
 		return err
 	}
 	out := cmd.OutOrStdout()
 	var problems, warnings []string
-	for _, p := range strategy.Validate(cfg) {
+	for _, p := range strategy.ValidateIn(cfg, root) {
 		switch {
 		case !slices.Contains(p.Strategies, name):
 		case p.Kind == strategy.ProblemWarning:
@@ -152,11 +190,14 @@ func validateOne(cmd *cobra.Command, name string) error {
 		if l.StopBlockLimit > 0 {
 			limit = fmt.Sprint(l.StopBlockLimit)
 		}
-		fmt.Fprintf(out, "ok  %s: %s\n    enabled %t, fail_mode %s, dry_run %t, stop_block_limit %s\n    hooks (! may block): %s\n",
-			l.Name, l.Description, l.Enabled, l.FailMode, l.DryRun, limit, strings.Join(hooks, " "))
+		fmt.Fprintf(out, "ok  %s: %s\n    version %s, enabled %t, fail_mode %s, dry_run %t, stop_block_limit %s\n    hooks (! may block): %s\n",
+			l.Name, l.Description, l.Version, l.Enabled, l.FailMode, l.DryRun, limit, strings.Join(hooks, " "))
 		return nil
 	}
-	return fmt.Errorf("no strategy %q in the strategies: section of .spcstr/config.yaml", name)
+	if file == "" {
+		file = ".spcstr/config.yaml"
+	}
+	return fmt.Errorf("no strategy %q in the strategies: section of %s", name, file)
 }
 
 // dryRunEnv is os.Getenv, with SPCSTR_DRY_RUN=1 when a --dry-run flag is

@@ -13,7 +13,7 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-func newStrategyDryRunCmd(asJSON *bool) *cobra.Command {
+func newStrategyDryRunCmd(asJSON *bool, dir *string) *cobra.Command {
 	var session, transcriptFile, only string
 	c := &cobra.Command{
 		Use:   "dry-run (--session ID | --transcript FILE) [--strategy NAME]",
@@ -40,11 +40,11 @@ as in decisions.json], "failures"}]}.`,
 			if (session == "") == (transcriptFile == "") {
 				return errors.New("give one of --session ID or --transcript FILE")
 			}
-			cfg, err := strategyConfig()
+			cfg, err := strategyConfig(*dir, "")
 			if err != nil {
 				return err
 			}
-			root, err := projectRoot()
+			root, err := strategyRoot(*dir)
 			if err != nil {
 				return err
 			}

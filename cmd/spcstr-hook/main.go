@@ -5,8 +5,8 @@
 // spcstr init registers it when it is installed beside spcstr; without it
 // "spcstr hook" does the same work, a little slower.
 //
-//	spcstr-hook [EVENT]   record one hook event read from stdin (always exits 0)
-//	spcstr-hook --version print the version (the same line as spcstr --version)
+//	spcstr-hook [--dry-run] [EVENT]   record one hook event read from stdin (always exits 0)
+//	spcstr-hook --version             print the version (the same line as spcstr --version)
 //
 // The hook runs once per Claude Code event and lives a few milliseconds, so
 // the runtime skips what only long-running processes need: reading the
@@ -28,40 +28,19 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dylan-gluck/spcstr/internal/buildinfo"
 	"github.com/dylan-gluck/spcstr/internal/requirements"
 	"github.com/dylan-gluck/spcstr/recorder"
 )
-
-const usage = `usage: spcstr-hook [EVENT] < EVENT.json
-       spcstr-hook --version
-
-Records one Claude Code hook event, as "spcstr hook" does (spcstr hook --help).`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run is spcstr-hook's command line. Like "spcstr hook" it takes an
-// optional EVENT, ignores further arguments and unknown flags, and always
-// exits 0 when it records.
+// run is spcstr-hook's command line: recorder.Main parses it, as it does
+// "spcstr hook"'s, so both take the same arguments and answer the same.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	event := ""
-	for _, a := range args {
-		switch {
-		case a == "--version" || a == "-version":
-			fmt.Fprintln(stdout, buildinfo.String())
-			return 0
-		case a == "--help" || a == "-h" || a == "-help":
-			fmt.Fprintln(stdout, usage)
-			return 0
-		case strings.HasPrefix(a, "-"):
-		case event == "":
-			event = a
-		}
-	}
 	requirements.MatchPython = matchThroughSpcstr
-	return recorder.Run(context.Background(), recorder.Options{Stdin: stdin, Stdout: stdout, Stderr: stderr, Event: event})
+	return recorder.Main(context.Background(), args, recorder.Options{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 
 // spcstrTimeout bounds one run of spcstr matchpy, whose own match timeout

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -126,5 +128,131 @@ func TestPythonPatternsThroughSpcstr(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	if ok, err := matchThroughSpcstr(`git(?!x)`, "git"); ok || err == nil || !strings.Contains(err.Error(), "spcstr") {
 		t.Errorf("without spcstr: ok %v, err %v", ok, err)
+	}
+}
+
+// Both binaries that record parse their arguments with recorder.ParseArgs:
+// over one table of arguments and payloads, spcstr hook and spcstr-hook
+// answer byte for byte the same (stdout, stderr, exit code) and record the
+// same events, each in a project of its own.
+func TestBothHookBinariesAnswerAlike(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Fatal("the deny strategy needs sh")
+	}
+	bin := t.TempDir()
+	for _, name := range []string{"spcstr", "spcstr-hook"} {
+		// Built to a temporary name, then renamed: a binary is never
+		// run while it is being written.
+		build := exec.Command("go", "build", "-o", filepath.Join(bin, name+".tmp"), "github.com/dylan-gluck/spcstr/cmd/"+name)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("build %s: %v\n%s", name, err, out)
+		}
+		if err := os.Rename(filepath.Join(bin, name+".tmp"), filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const config = `strategies:
+  no-edits:
+    command: sh deny.sh
+    hooks: [PreToolUse, Stop]
+    fail_mode: closed
+`
+	const script = `read -r line
+case "$line" in
+*'"Stop"'*) echo '{"decision":"block","reason":"not done yet"}' ;;
+*) echo 'no edits today' >&2; exit 2 ;;
+esac
+`
+	payload := func(event, extra string) string {
+		return `{"session_id":"s-1","hook_event_name":"` + event + `"` + extra + `}`
+	}
+	start := payload("SessionStart", `,"source":"startup"`)
+	edit := payload("PreToolUse", `,"tool_name":"Edit","tool_use_id":"t1","tool_input":{"file_path":"a.go","old_string":"a","new_string":"b"}`)
+	stop := payload("Stop", `,"stop_hook_active":false`)
+	cases := []struct {
+		name    string
+		args    []string
+		payload string
+		want    string // in stdout
+	}{
+		{"no arguments", nil, start, ""},
+		{"event named", []string{"SessionStart"}, start, ""},
+		{"snake event", []string{"pre_tool_use"}, edit, "deny"},
+		{"deny", []string{"PreToolUse"}, edit, `"permissionDecision":"deny"`},
+		{"deny, dry run", []string{"--dry-run", "PreToolUse"}, edit, "would deny"},
+		{"deny, dry run after the event", []string{"PreToolUse", "--dry-run"}, edit, "would deny"},
+		{"deny, dry run off", []string{"--dry-run=false"}, edit, `"permissionDecision":"deny"`},
+		{"block", []string{"Stop"}, stop, `"decision":"block"`},
+		{"block, dry run", []string{"--dry-run"}, stop, "would block"},
+		{"unknown flag and extra argument", []string{"--bogus", "Stop", "extra"}, stop, `"decision":"block"`},
+		{"version", []string{"--version"}, "", buildinfo.String()},
+		{"help", []string{"--help"}, "", "usage: spcstr hook"},
+		{"h", []string{"-h"}, "", "usage: spcstr hook"},
+		{"garbage", []string{"PreToolUse"}, "not json", ""},
+		{"empty", nil, "", ""},
+	}
+	type result struct {
+		code           int
+		stdout, stderr string
+		logs           []string
+	}
+	run := func(t *testing.T, argv []string, project, payload string) result {
+		t.Helper()
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = project
+		cmd.Stdin = strings.NewReader(payload)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + project, "CLAUDE_PROJECT_DIR=" + project,
+			"SPCSTR_REGISTRY=" + filepath.Join(project, "registry.json"), "SPCSTR_STDIN_TIMEOUT=5s"}
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		code := 0
+		if err := cmd.Run(); err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatalf("%q: %v", argv, err)
+			}
+			code = ee.ExitCode()
+		}
+		entries, _ := os.ReadDir(filepath.Join(project, ".spcstr", "logs"))
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return result{code, out.String(), strings.ReplaceAll(errOut.String(), project, "PROJECT"), names}
+	}
+	project := func(t *testing.T) string {
+		dir := t.TempDir()
+		for name, body := range map[string]string{".spcstr/config.yaml": config, "deny.sh": script} {
+			p := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			full, lean := project(t), project(t)
+			// Both sessions start alike, so that a Stop meets the same
+			// history in each.
+			for _, p := range []string{full, lean} {
+				run(t, []string{filepath.Join(bin, "spcstr"), "hook"}, p, start)
+			}
+			a := run(t, append([]string{filepath.Join(bin, "spcstr"), "hook"}, tc.args...), full, tc.payload)
+			b := run(t, append([]string{filepath.Join(bin, "spcstr-hook")}, tc.args...), lean, tc.payload)
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("spcstr hook %q and spcstr-hook %q differ:\n spcstr hook: %+v\n spcstr-hook: %+v", tc.args, tc.args, a, b)
+			}
+			if a.code != 0 {
+				t.Errorf("exit %d", a.code)
+			}
+			if !strings.Contains(a.stdout, tc.want) || (tc.want == "" && a.stdout != "") {
+				t.Errorf("stdout %q; want %q in it", a.stdout, tc.want)
+			}
+		})
 	}
 }

@@ -290,7 +290,7 @@ func reinit(env *Env, f SettingsFile) string {
 
 // checkConfig: .spcstr/config.yaml parses.
 func checkConfig(_ context.Context, env *Env) []Finding {
-	path := env.Layout().ConfigPath()
+	path := env.ConfigPath()
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return []Finding{{Severity: OK, Message: "no .spcstr/config.yaml: the defaults apply"}}
 	}

@@ -20,7 +20,9 @@
 //	    {"check": "hooks", "severity": "error",   // ok | info | warning | error
 //	     "message": "what was found",
 //	     "fix": "what to do about it",           // omitted when nothing to do
-//	     "path": "/file/concerned"}              // omitted when none
+//	     "path": "/file/concerned",             // omitted when none
+//	     "repair": {"kind": "rebuild-state",    // what --fix does, omitted when nothing:
+//	                "session": "…"}}            // rebuild-state (session) or drop-torn-lines (path)
 //	  ]
 //	}
 package doctor
@@ -67,6 +69,31 @@ type Finding struct {
 	// Fix says what to do; required for problems.
 	Fix string `json:"fix,omitempty"`
 	// Path is the file or folder concerned, when there is one.
+	Path string `json:"path,omitempty"`
+	// Repair is what spcstr doctor --fix does about it (zero: nothing).
+	// Fix is the text a person reads; Repair is what --fix acts on.
+	Repair Repair `json:"repair,omitzero"`
+}
+
+// RepairKind names a mend spcstr doctor --fix knows how to make.
+type RepairKind string
+
+// The repairs spcstr doctor --fix makes (records.go finds them).
+const (
+	// RepairRebuildState rebuilds Repair.Session's state.json from its
+	// logs (a damaged one is set aside first).
+	RepairRebuildState RepairKind = "rebuild-state"
+	// RepairDropTorn moves the torn lines of the observability log at
+	// Repair.Path to <name>.torn.
+	RepairDropTorn RepairKind = "drop-torn-lines"
+)
+
+// Repair is a finding's mend as a value: its kind and what it applies to.
+type Repair struct {
+	Kind RepairKind `json:"kind"`
+	// Session is the session concerned (RepairRebuildState).
+	Session string `json:"session,omitempty"`
+	// Path is the file concerned (RepairDropTorn).
 	Path string `json:"path,omitempty"`
 }
 
@@ -118,6 +145,9 @@ type Env struct {
 	Git string
 	// Now is the time of the run.
 	Now time.Time
+	// ConfigFile, when set, is the config.yaml the checks read instead of
+	// the project's (spcstr strategy validate --config).
+	ConfigFile string
 
 	once     sync.Once
 	settings []SettingsFile
@@ -171,6 +201,15 @@ func managedFiles() []string {
 
 // Layout is the project's .spcstr layout.
 func (e *Env) Layout() state.Layout { return state.Layout{Root: e.Root} }
+
+// ConfigPath is the config.yaml the checks read: ConfigFile, else the
+// project's .spcstr/config.yaml.
+func (e *Env) ConfigPath() string {
+	if e.ConfigFile != "" {
+		return e.ConfigFile
+	}
+	return e.Layout().ConfigPath()
+}
 
 // Settings loads the local, project and user settings files once.
 func (e *Env) Settings() []SettingsFile {

@@ -18,7 +18,7 @@ import (
 // could not decide and let the action through).
 func checkGates(_ context.Context, env *Env) []Finding {
 	var out []Finding
-	cfg, err := config.Load(env.Layout().ConfigPath())
+	cfg, err := config.Load(env.ConfigPath())
 	if err == nil {
 		for _, section := range []string{"requirements", "feedback"} {
 			if _, err := gate.ReadFailMode(cfg, section); err != nil {

@@ -11,7 +11,7 @@ import (
 // checkObservability: observability.verbosity names a level. A config
 // that does not parse is checkConfig's finding.
 func checkObservability(_ context.Context, env *Env) []Finding {
-	path := env.Layout().ConfigPath()
+	path := env.ConfigPath()
 	cfg, err := config.Load(path)
 	if err != nil {
 		return nil

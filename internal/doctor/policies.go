@@ -44,7 +44,7 @@ func checkRequirements(_ context.Context, env *Env) []Finding {
 
 // checkFeedback: the feedback section and orchestration limits are usable.
 func checkFeedback(_ context.Context, env *Env) []Finding {
-	cfg, err := config.Load(env.Layout().ConfigPath())
+	cfg, err := config.Load(env.ConfigPath())
 	if err != nil {
 		return nil // reported by the config check
 	}
@@ -64,14 +64,14 @@ func checkFeedback(_ context.Context, env *Env) []Finding {
 // checkStrategies: every configured strategy is usable (several blocking
 // at one hook is fine: their verdicts merge).
 func checkStrategies(_ context.Context, env *Env) []Finding {
-	cfg, err := config.Load(env.Layout().ConfigPath())
+	cfg, err := config.Load(env.ConfigPath())
 	var ve *config.ValueError
 	if err != nil && !errors.As(err, &ve) {
 		return nil // reported by the config check
 	}
 	// A top-level value of the wrong type (reported by the config check)
 	// leaves the strategies readable: each is checked all the same.
-	problems := strategy.Validate(cfg)
+	problems := strategy.ValidateIn(cfg, env.Root)
 	if len(problems) == 0 {
 		if active := strategy.Active(cfg); len(active) > 0 {
 			names := make([]string, len(active))

@@ -17,14 +17,11 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-// Finding kinds of checkRecords that spcstr doctor --fix can mend, in
-// Finding.Fix's first word's place: the Path says which file.
+// The fix texts of the findings spcstr doctor --fix mends; what it does
+// is their Repair value.
 const (
-	// FixRebuild marks a state.json to rebuild from the logs.
-	FixRebuild = "spcstr rebuild "
-	// FixDropTorn marks an observability.jsonl whose torn lines --fix
-	// moves aside.
-	FixDropTorn = "spcstr doctor --fix drops the torn lines of "
+	fixRebuild  = "spcstr rebuild "
+	fixDropTorn = "spcstr doctor --fix drops the torn lines of "
 )
 
 // checkRecords: the durable record and what is built from it. Event logs
@@ -71,7 +68,8 @@ func checkSession(env *Env, l state.Layout, id string, logged int) []Finding {
 		if n, err := tornLines(p); err == nil && n > 0 {
 			out = append(out, Finding{Severity: Warning, Path: p,
 				Message: fmt.Sprintf("%s has %d torn lines (a write cut short, by a full disk or a kill)", env.Rel(p), n),
-				Fix:     FixDropTorn + claudesettings.ShellQuote(env.Rel(p))})
+				Fix:     fixDropTorn + claudesettings.ShellQuote(env.Rel(p)),
+				Repair:  Repair{Kind: RepairDropTorn, Path: p}})
 		}
 	}
 	p, err := l.StatePath(id)
@@ -85,7 +83,8 @@ func checkSession(env *Env, l state.Layout, id string, logged int) []Finding {
 	case err != nil:
 		return append(out, Finding{Severity: Error, Path: p,
 			Message: fmt.Sprintf("%s does not parse: %v", env.Rel(p), err),
-			Fix:     FixRebuild + claudesettings.ShellQuote(id) + " (or spcstr doctor --fix)"})
+			Fix:     fixRebuild + claudesettings.ShellQuote(id) + " (or spcstr doctor --fix)",
+			Repair:  Repair{Kind: RepairRebuildState, Session: id}})
 	}
 	total := 0
 	for _, n := range s.EventCounts {
@@ -94,7 +93,8 @@ func checkSession(env *Env, l state.Layout, id string, logged int) []Finding {
 	if total < logged {
 		out = append(out, Finding{Severity: Warning, Path: p,
 			Message: fmt.Sprintf("%s is %d events behind its logs (a hook was killed between its log and its state write)", env.Rel(p), logged-total),
-			Fix:     FixRebuild + claudesettings.ShellQuote(id) + " (or spcstr doctor --fix)"})
+			Fix:     fixRebuild + claudesettings.ShellQuote(id) + " (or spcstr doctor --fix)",
+			Repair:  Repair{Kind: RepairRebuildState, Session: id}})
 	}
 	return out
 }

@@ -56,7 +56,8 @@ func stopLimit(g Gate, p Policy, getenv func(string) string) int {
 // that a gate that cannot be satisfied never traps Claude. The block that
 // gives way is recorded with decision Escalated, and the user is told which
 // gate gave way and why.
-// Progress, or a Stop the gate allows, resets the count, which lives in
+// Progress, a Stop the gate allows, or the user's next prompt
+// (resetStopCounts) resets the count, which lives in
 // s.Gates["<source>/<event>"]. A dry-run block is not enforced, so it is
 // not counted.
 func escalate(s *state.Session, event, source string, verdicts []Verdict, limit int) []Verdict {
@@ -104,4 +105,18 @@ func escalate(s *state.Session, event, source string, verdicts []Verdict, limit 
 	gs.ToolsAtBlock = tools
 	s.Gates[key] = gs
 	return verdicts
+}
+
+// resetStopCounts forgets every gate's count of blocked Stops when the
+// user sends a prompt (UserPromptSubmit): that starts a new task, whose
+// first Stop is judged fresh instead of giving way at once because the last
+// task's Stops were blocked to the limit (with no tool call since, the count
+// would otherwise still stand).
+func resetStopCounts(s *state.Session, event string) {
+	if event != hookio.UserPromptSubmit || s == nil {
+		return
+	}
+	for k := range s.Gates {
+		delete(s.Gates, k)
+	}
 }

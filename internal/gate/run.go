@@ -49,6 +49,7 @@ type Result struct {
 //   - lets a Stop through once a gate has blocked maxStopBlocks Stops in a
 //     row without progress (escalate.go), and hands every escalation to the
 //     advisors among the gates (advise.go);
+//   - once the event goes through, lets the followers speak (after.go);
 //   - records every decision, then drops the decisions of dry-run verdicts
 //     (their context and messages stay) and merges the rest (Merge).
 //
@@ -64,6 +65,7 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 	}
 	dry := p.DryRun || in.Getenv != nil && in.Getenv("SPCSTR_DRY_RUN") == "1"
 	s := in.Session
+	resetStopCounts(s, in.Name)
 	var (
 		all      []Verdict
 		records  []Record
@@ -148,6 +150,15 @@ func Run(ctx context.Context, gates []Gate, in *Input, p Policy) Result {
 		}
 	}
 	all, records = append(all, advice...), append(records, adviceRecs...)
+	// What speaks only when the event goes through (after.go).
+	if in.Unavailable == nil {
+		more, moreRecs, moreFailures := follow(ctx, gates, in, all, clock)
+		for _, msg := range moreFailures {
+			s.Errors = append(s.Errors, state.Error{Timestamp: in.Now, Type: state.ErrorSpcstr, Message: msg})
+			failures = append(failures, msg)
+		}
+		all, records = append(all, more...), append(records, moreRecs...)
+	}
 	reqID := obs.ID()
 	if reqID == "" {
 		reqID = observe.NewRequestID()

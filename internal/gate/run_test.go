@@ -164,6 +164,39 @@ func TestRunEscalatesStops(t *testing.T) {
 	}
 }
 
+// The user's next prompt starts a new task: its first Stop is blocked
+// again, not let through because the last task's Stops were blocked to the
+// limit with no tool call since.
+func TestUserPromptResetsStopCount(t *testing.T) {
+	blocker := fake{name: "req", verdicts: []Verdict{{Decision: Block, Reason: "unmet", Message: "run the tests"}}}
+	s := &state.Session{SessionID: "s1"}
+	run := func(event string) Result {
+		in := input(event, nil)
+		in.Session = s
+		return Run(context.Background(), []Gate{blocker}, in, Policy{})
+	}
+	for i := 1; i <= DefaultStopBlockLimit; i++ {
+		run(hookio.Stop)
+	}
+	if res := run(hookio.Stop); res.Answer.Decision != "" || res.Records[0].Decision != Escalated {
+		t.Fatalf("the last task's stop did not give way: %+v", res.Answer)
+	}
+	// Another event (no tool call either) keeps the count.
+	run(hookio.Notification)
+	if res := run(hookio.Stop); res.Records[0].Decision != Escalated {
+		t.Fatalf("a notification reset the count: %+v", res.Records)
+	}
+	run(hookio.UserPromptSubmit)
+	if len(s.Gates) != 0 {
+		t.Fatalf("counts kept after a prompt: %+v", s.Gates)
+	}
+	for i := 1; i <= DefaultStopBlockLimit; i++ {
+		if res := run(hookio.Stop); res.Answer.Decision != hookio.DecisionBlock || strings.Contains(res.Answer.SystemMessage, "gave way") {
+			t.Fatalf("new task's stop %d: %+v", i, res.Answer)
+		}
+	}
+}
+
 // limited is a gate with its own stop_block_limit.
 type limited struct {
 	fake
@@ -207,6 +240,51 @@ func TestStopBlockLimit(t *testing.T) {
 			}
 			if blocked != tt.want {
 				t.Fatalf("blocked %d Stops, want %d", blocked, tt.want)
+			}
+		})
+	}
+}
+
+// follower counts its calls and says so.
+type follower struct {
+	fake
+	calls *int
+}
+
+func (f follower) Follow(context.Context, *Input) ([]Verdict, error) {
+	*f.calls++
+	return []Verdict{{Decision: Block, SystemMessage: "after"}}, nil
+}
+
+// A follower speaks only when no gate holds the event: not on an enforced
+// block, but on an allow, a dry-run block and a block that gave way; the
+// decision it returns is dropped.
+func TestFollowersSpeakOnlyWhenTheEventGoesThrough(t *testing.T) {
+	block := fake{name: "b", verdicts: []Verdict{{Decision: Block, Message: "no"}}}
+	for _, tt := range []struct {
+		name   string
+		gates  func(f Gate) []Gate
+		policy Policy
+		speaks bool
+	}{
+		{"nothing else", func(f Gate) []Gate { return []Gate{f} }, Policy{}, true},
+		{"another gate blocks", func(f Gate) []Gate { return []Gate{f, block} }, Policy{}, false},
+		{"the block is a dry run", func(f Gate) []Gate { return []Gate{f, block} }, Policy{DryRun: true}, true},
+		{"the block gave way", func(f Gate) []Gate { return []Gate{f, block} }, Policy{StopBlockLimit: 1}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := 0
+			f := follower{fake: fake{name: "f"}, calls: &calls}
+			in := input(hookio.Stop, nil)
+			if tt.name == "the block gave way" {
+				in.Session.Gates = map[string]state.GateState{"b/Stop": {StopBlocks: 1}}
+			}
+			res := Run(context.Background(), tt.gates(f), in, tt.policy)
+			if (calls == 1) != tt.speaks || strings.Contains(res.Answer.SystemMessage, "after") != tt.speaks {
+				t.Fatalf("calls %d, answer %+v", calls, res.Answer)
+			}
+			if tt.speaks && res.Answer.Decision == hookio.DecisionBlock {
+				t.Errorf("a follower's decision counted: %+v", res.Answer)
 			}
 		})
 	}

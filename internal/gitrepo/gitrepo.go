@@ -1,8 +1,10 @@
 // Package gitrepo answers the few questions spcstr asks about a git
 // repository (where its top level and common directory are, which branch is
-// checked out) by reading .git files directly. It never runs git: these
-// answers are needed on the hook's hot path, where starting a process would
-// cost more than everything else the hook does.
+// checked out, which commit HEAD points at) by reading .git files directly.
+// Those never run git: these answers are needed on the hook's hot path,
+// where starting a process would cost more than everything else the hook
+// does. Run (run.go) is the one place spcstr starts git, for the
+// strategies' checks at the few hooks that may pay for it.
 package gitrepo
 
 import (

@@ -186,7 +186,19 @@ func (e *eval) preToolUse() error {
 	if planFile(input.FilePath, e.home) {
 		return nil
 	}
+	commits, head, headOK := e.commitGuards(call)
 	if len(matched) == 0 {
+		if len(commits) > 0 && headOK {
+			// Note where HEAD stands, so that PostToolUse can tell a
+			// commit from a command that only mentions one.
+			notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
+				return e.recordCommitHeads(f, commits, head)
+			})
+			e.notice(notice)
+			if err != nil && undecided == nil {
+				return gate.SideWrite(err)
+			}
+		}
 		return undecided
 	}
 	var unmet []*Req
@@ -213,6 +225,9 @@ func (e *eval) preToolUse() error {
 			if f.MarkTriggered(r.Name, r.Scope, e.key, now) {
 				changed = true
 			}
+		}
+		if headOK && e.recordCommitHeads(f, commits, head) {
+			changed = true
 		}
 		return changed
 	})
@@ -264,10 +279,26 @@ func (e *eval) postToolUse() error {
 		if len(guarded) == 0 {
 			return nil
 		}
+		// A commit command spends a requirement only if HEAD moved
+		// (commit.go); any other guarded command, once it completed.
+		commit := isGitCommit(input.Command)
+		head, headOK := "", false
+		if commit {
+			head, headOK = headCommit(e.loc.Root)
+		}
 		var cleared, still []*Req
 		notice, err := e.loc.Update(e.ctx, e.in.Now, func(f *File) bool {
 			cleared, still = cleared[:0], still[:0]
+			kept := false
 			for _, r := range guarded {
+				if commit {
+					if before, ok := f.takeCommitHead(r.Name, e.key, ev.ToolUseID); ok {
+						kept = true // the record is gone either way: write
+						if headOK && before == head {
+							continue // HEAD did not move: no commit happened
+						}
+					}
+				}
 				if !f.ClearSingleUse(r.Name, e.key) {
 					continue
 				}
@@ -277,7 +308,7 @@ func (e *eval) postToolUse() error {
 					cleared = append(cleared, r)
 				}
 			}
-			return len(cleared)+len(still) > 0
+			return kept || len(cleared)+len(still) > 0
 		})
 		if err != nil {
 			return err
@@ -293,6 +324,36 @@ func (e *eval) postToolUse() error {
 		}
 	}
 	return nil
+}
+
+// commitGuards returns the single_use requirements a commit command would
+// spend, and where HEAD stands now (commit.go); none for other calls.
+func (e *eval) commitGuards(call Call) (reqs []*Req, head string, ok bool) {
+	if call.Tool != "Bash" || !isGitCommit(call.Command) {
+		return nil, "", false
+	}
+	for _, r := range e.cfg.EnabledReqs() {
+		if r.Scope == ScopeSingleUse && r.UsedUpBy(call) {
+			reqs = append(reqs, r)
+		}
+	}
+	if len(reqs) == 0 {
+		return nil, "", false
+	}
+	head, ok = headCommit(e.loc.Root)
+	return reqs, head, ok
+}
+
+// recordCommitHeads notes HEAD for this tool call in the session's entries
+// of reqs; it reports whether the file changed.
+func (e *eval) recordCommitHeads(f *File, reqs []*Req, head string) bool {
+	changed := false
+	for _, r := range reqs {
+		if f.recordCommitHead(r.Name, e.key, e.in.Event.ToolUseID, head) {
+			changed = true
+		}
+	}
+	return changed
 }
 
 // satisfyBySkill satisfies the requirements mapped to a skill that
@@ -350,13 +411,36 @@ func (e *eval) stop() error {
 	case len(checked) > 0:
 		e.add(gate.Verdict{Decision: gate.Allow, Reason: "satisfied:" + joinNames(checked, ",")})
 	}
-	return e.reflectPrompt()
+	return nil
 }
 
-// reflectPrompt is the learning prompt: once per session, at a Stop that is
-// allowed after more than ReflectMinTools tool calls, it suggests
-// /session-reflect and records that (and the session's tool counts) in the
-// metrics file.
+// Follow implements gate.Follower: the learning prompt, at a Stop every
+// gate lets through (reflectPrompt).
+func (g *Gate) Follow(ctx context.Context, in *gate.Input) ([]gate.Verdict, error) {
+	if !g.active || in.Event == nil || in.Name != hookio.Stop || in.Event.StopHookActive {
+		return nil, nil
+	}
+	getenv := in.Getenv
+	if getenv == nil {
+		getenv = g.getenv
+	}
+	if getenv != nil && getenv("CLAUDE_SKIP_REQUIREMENTS") != "" {
+		return nil, nil
+	}
+	cfg, err := LoadConfig(g.root, getenv)
+	if err != nil || !cfg.Enabled || !cfg.Hooks.StopVerify {
+		return nil, nil // Evaluate has reported a config it could not read
+	}
+	e := &eval{ctx: ctx, in: in, cfg: cfg, loc: Locate(g.root), key: registry.ShortID(in.Event.SessionID), home: homeDir(getenv)}
+	err = e.reflectPrompt()
+	return e.out, err
+}
+
+// reflectPrompt is the learning prompt: once per session, at a Stop that
+// goes through (no gate blocks it: Follow) after more than ReflectMinTools
+// tool calls, it suggests /session-reflect and records that (and the
+// session's tool counts) in the metrics file. A Stop some gate blocks
+// neither shows it nor spends its one chance.
 func (e *eval) reflectPrompt() error {
 	s := e.in.Session
 	if s == nil || s.ToolCalls() <= ReflectMinTools || !s.Note("requirements:session-reflect") {

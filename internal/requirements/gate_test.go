@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,8 @@ type project struct {
 	home string
 	env  map[string]string
 	now  time.Time
+	// commits counts the commits commit made (the branch's head).
+	commits int
 }
 
 func newProject(t *testing.T, config string) *project {
@@ -87,6 +90,13 @@ func (p *project) post(tool string, input map[string]any, resp any) string {
 
 func (p *project) stop(active bool) string {
 	return p.hook(map[string]any{"hook_event_name": "Stop", "stop_hook_active": active})
+}
+
+// commit moves the branch's head to a new commit, as `git commit` does.
+func (p *project) commit() {
+	p.t.Helper()
+	p.commits++
+	p.write(".git/refs/heads/feature/auth", fmt.Sprintf("%040x\n", p.commits))
 }
 
 func (p *project) state() *requirements.File {
@@ -275,6 +285,8 @@ func TestSingleUseClearedAfterGuardedCommand(t *testing.T) {
 	if !p.state().IsSatisfied("pre_commit_review", "single_use", key, 1e12) {
 		t.Fatal("single_use cleared too early")
 	}
+	p.pre("Bash", commit)
+	p.commit()
 	out := p.post("Bash", commit, map[string]any{"stdout": "[feature/auth 1234] x"})
 	if !strings.Contains(out, "used up") {
 		t.Errorf("PostToolUse answer %s", out)
@@ -287,6 +299,70 @@ func TestSingleUseClearedAfterGuardedCommand(t *testing.T) {
 		t.Errorf("sessions = %v, want emptied (docs/requirements.md)", s)
 	}
 	denyReason(t, p.pre("Bash", commit))
+}
+
+// A single_use requirement is spent only by a commit that moved HEAD: a
+// command that only mentions `git commit` leaves it satisfied, whether a
+// Bash trigger guards it or (pre_commit_review in the seed's scenario) it
+// is triggered by edits and a commit spends it. A PostToolUse whose
+// PreToolUse was not seen spends it, as the framework does.
+func TestSingleUseSpentOnlyByRealCommit(t *testing.T) {
+	bashGuard := "requirements:\n  r:\n    enabled: true\n    scope: single_use\n    trigger_tools:\n      - tool: Bash\n        command_pattern: \"git\\\\s+commit\"\n"
+	editGuard := "requirements:\n  r:\n    enabled: true\n    scope: single_use\n    trigger_tools: [Edit]\n"
+	for _, cfg := range []struct{ name, config string }{{"bash trigger", bashGuard}, {"edit trigger", editGuard}} {
+		for _, tc := range []struct {
+			name    string
+			command string
+			commit  bool // HEAD moves while the command runs
+			noPre   bool // the PreToolUse was not seen
+			spent   bool
+		}{
+			{"echo", "echo git commit", false, false, false},
+			{"grep", "git log | grep 'git commit -m'", false, false, false},
+			{"commit that failed quietly", "git commit -m x || true", false, false, false},
+			{"real commit", "git commit -m x", true, false, true},
+			{"first commit of an unborn branch", "git add . && git commit -m x", true, false, true},
+			{"no PreToolUse seen", "echo git commit", false, true, true},
+		} {
+			t.Run(cfg.name+"/"+tc.name, func(t *testing.T) {
+				p := newProject(t, cfg.config)
+				if tc.name != "first commit of an unborn branch" {
+					p.commit()
+				}
+				if cfg.name == "edit trigger" {
+					p.pre("Edit", map[string]any{"file_path": "/x"})
+				}
+				if _, _, err := p.reqs().Satisfy(context.Background(), sid, []string{"r"}, false); err != nil {
+					t.Fatal(err)
+				}
+				if cfg.name == "edit trigger" {
+					p.pre("Edit", map[string]any{"file_path": "/x"})
+				}
+				in := map[string]any{"command": tc.command}
+				if !tc.noPre {
+					if out := p.pre("Bash", in); out != "" {
+						t.Fatalf("PreToolUse answered %s", out)
+					}
+				}
+				if tc.commit {
+					p.commit()
+				}
+				out := p.post("Bash", in, map[string]any{"stdout": ""})
+				if got := !p.state().IsSatisfied("r", "single_use", key, 1e12); got != tc.spent {
+					t.Errorf("spent = %v, want %v (answer %s)", got, tc.spent, out)
+				}
+				if strings.Contains(out, "used up") != tc.spent {
+					t.Errorf("answer %s", out)
+				}
+				if !tc.spent {
+					raw, _ := os.ReadFile(requirements.Locate(p.root).Path)
+					if bytes.Contains(raw, []byte("spcstr_commit_head")) {
+						t.Errorf("HEAD record left behind:\n%s", raw)
+					}
+				}
+			})
+		}
+	}
 }
 
 // Stop blocks only for requirements triggered this session
@@ -546,6 +622,7 @@ func TestSingleUseBranchLevelStays(t *testing.T) {
 	if out := p.pre("Bash", commit); out != "" {
 		t.Fatalf("satisfied commit answered %s", out)
 	}
+	p.commit()
 	out := p.post("Bash", commit, map[string]any{"stdout": "ok"})
 	if strings.Contains(out, "used up") || !strings.Contains(out, "stays satisfied") || !strings.Contains(out, "feature/auth") {
 		t.Errorf("PostToolUse answer %s", out)

@@ -1,12 +1,18 @@
 package requirements_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/requirements"
+	"github.com/dylan-gluck/spcstr/recorder"
 )
 
 func TestSessionMetricsAndReflectPrompt(t *testing.T) {
@@ -74,5 +80,66 @@ func TestSessionMetricsAndReflectPrompt(t *testing.T) {
 	m = read()
 	if m["ended_at"] == nil || m["duration_seconds"] == nil || m["duration_seconds"].(float64) <= 0 {
 		t.Errorf("finalized = %v %v", m["ended_at"], m["duration_seconds"])
+	}
+}
+
+// stopBlocker blocks every Stop while on: another gate than the
+// requirements framework's.
+type stopBlocker struct{ on *bool }
+
+func (stopBlocker) Name() string     { return "blocker" }
+func (stopBlocker) FailClosed() bool { return false }
+func (b stopBlocker) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, error) {
+	if in.Name != hookio.Stop || !*b.on {
+		return nil, nil
+	}
+	return []gate.Verdict{{Decision: gate.Block, Reason: "not yet", Message: "run the tests"}}, nil
+}
+
+// /session-reflect is suggested at a Stop that goes through: a Stop another
+// gate blocks neither shows it nor spends its one chance, and a Stop let
+// through after the block shows it.
+func TestReflectPromptWaitsForAStopThatGoesThrough(t *testing.T) {
+	p := newProject(t, planConfig)
+	blocking := true
+	stop := func() string {
+		t.Helper()
+		in, _ := json.Marshal(map[string]any{"hook_event_name": "Stop", "session_id": sid, "cwd": p.root})
+		var out, errOut bytes.Buffer
+		p.now = p.now.Add(time.Second)
+		now := p.now
+		code := recorder.Run(context.Background(), recorder.Options{
+			Stdin: bytes.NewReader(in), Stdout: &out, Stderr: &errOut,
+			Getenv: func(k string) string { return p.env[k] },
+			Now:    func() time.Time { return now },
+			Alive:  func(int) bool { return true },
+			Gates: func(s gate.Setup) []gate.Gate {
+				return []gate.Gate{requirements.NewGate(s), stopBlocker{on: &blocking}}
+			},
+		})
+		if code != 0 || errOut.Len() > 0 {
+			t.Fatalf("exit %d, stderr %s", code, errOut.String())
+		}
+		return out.String()
+	}
+	for i := 0; i < 6; i++ {
+		p.post("Read", map[string]any{"file_path": "a.txt"}, map[string]any{})
+	}
+	out := stop()
+	if !strings.Contains(out, `"decision":"block"`) || strings.Contains(out, "session-reflect") {
+		t.Fatalf("blocked Stop answered %s", out)
+	}
+	if _, err := os.Stat(requirements.Locate(p.root).MetricsPath(key)); err == nil {
+		data, _ := os.ReadFile(requirements.Locate(p.root).MetricsPath(key))
+		if strings.Contains(string(data), "reflect_prompted_at") {
+			t.Fatalf("the blocked Stop spent the prompt: %s", data)
+		}
+	}
+	blocking = false
+	if out := stop(); !strings.Contains(out, "Run `/session-reflect`") {
+		t.Fatalf("Stop that goes through answered %s", out)
+	}
+	if out := stop(); strings.Contains(out, "session-reflect") {
+		t.Errorf("prompted twice: %s", out)
 	}
 }

@@ -51,6 +51,9 @@ type commandOptions struct {
 	Timeout float64 `yaml:"timeout"`
 	// Description is shown by spcstr strategy list.
 	Description string `yaml:"description"`
+	// Version is the command's own version, shown by spcstr strategy list
+	// --json (default FirstVersion).
+	Version string `yaml:"version"`
 }
 
 // commandStrategy runs one command strategy.
@@ -59,6 +62,7 @@ type commandStrategy struct {
 	matcher hookio.Matcher
 	hooks   []Hook
 	timeout time.Duration
+	version string
 }
 
 // isCommand reports whether a strategies entry is a command strategy.
@@ -91,6 +95,12 @@ func buildCommand(n ast.Node, _ *config.Config) (Strategy, Common, string, error
 		}
 	default:
 		return nil, o.Common, "", at(n, "command", errors.New("command: want a string (run with sh -c) or a list (run without a shell)"))
+	}
+	if o.Version != "" {
+		if err := checkVersion(o.Version); err != nil {
+			return nil, o.Common, "", at(n, "version", err)
+		}
+		s.version = o.Version
 	}
 	if o.Timeout < 0 || time.Duration(o.Timeout*float64(time.Second)) > MaxCommandTimeout {
 		return nil, o.Common, "", at(n, "timeout", fmt.Errorf("timeout %v: want seconds between 0 and %v", o.Timeout, MaxCommandTimeout.Seconds()))
@@ -150,6 +160,19 @@ func (s *commandStrategy) warnings() []string {
 		}
 	}
 	return out
+}
+
+// checkVersion accepts a short printable version label ("1.2.0", "2024-05-01").
+func checkVersion(v string) error {
+	if len(v) > 64 {
+		return fmt.Errorf("version: at most 64 characters")
+	}
+	for _, r := range v {
+		if r <= ' ' || r == 0x7f || r > '~' {
+			return fmt.Errorf("version %q: want letters, digits and punctuation, no spaces (e.g. 1.2.0)", v)
+		}
+	}
+	return nil
 }
 
 // matches applies the matcher to a tool event's tool.

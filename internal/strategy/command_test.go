@@ -154,6 +154,8 @@ func TestCommandStrategyConfigErrors(t *testing.T) {
 		{"strategies:\n  mine:\n    command: x\n    hooks: [Stop]\n    matcher: '('\n", "matcher"},
 		{"strategies:\n  mine:\n    command: x\n    hooks: [Nope]\n", "unknown hook"},
 		{"strategies:\n  mine:\n    comand: x\n", "unknown strategy"},
+		{"strategies:\n  mine:\n    command: x\n    hooks: [Stop]\n    version: 'one two'\n", "version"},
+		{"strategies:\n  mine:\n    command: x\n    hooks: [Stop]\n    version: [1]\n", "Version"},
 	} {
 		_, problems := Load(cfgFrom(t, tt.yaml))
 		if len(problems) != 1 || !strings.Contains(problems[0].Message, tt.want) {
@@ -164,6 +166,21 @@ func TestCommandStrategyConfigErrors(t *testing.T) {
 	if len(problems) != 0 || len(list) != 1 || list[0].Description != "command: ./x.sh a" || list[0].FailMode != FailOpen ||
 		len(list[0].Hooks) != 2 || !list[0].Hooks[0].Blocks {
 		t.Fatalf("list %+v problems %v", list, problems)
+	}
+}
+
+// A command strategy declares its version; without one it is FirstVersion,
+// and a built-in's is its own.
+func TestCommandStrategyVersion(t *testing.T) {
+	list, problems := List(cfgFrom(t, "strategies:\n  mine:\n    command: x\n    hooks: [Stop]\n    version: 2.3.1\n"+
+		"  plain:\n    command: y\n    hooks: [Stop]\n  long-running: {}\n"), nil)
+	if len(problems) != 0 || len(list) != 3 {
+		t.Fatalf("list %+v problems %v", list, problems)
+	}
+	for i, want := range []string{"2.3.1", FirstVersion, Version(NameLongRunning)} {
+		if list[i].Version != want {
+			t.Errorf("%s: version %q, want %q", list[i].Name, list[i].Version, want)
+		}
 	}
 }
 

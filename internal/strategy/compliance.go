@@ -153,7 +153,7 @@ func (s *outputLocation) recordBefore(ctx context.Context, in *gate.Input) error
 // dirtyPaths lists the absolute paths `git status --porcelain -uall`
 // reports in work tree top, spcstr's own folder aside.
 func dirtyPaths(ctx context.Context, top string) ([]string, error) {
-	lines, err := git(ctx, top, "status", "--porcelain", "-uall")
+	lines, err := gitrepo.Run(ctx, top, "status", "--porcelain", "-uall")
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/jsonschema"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
 	"github.com/dylan-gluck/spcstr/internal/yamlsafe"
 )
@@ -36,14 +37,14 @@ const defaultFeatureSchema = `{
 // of a schema file inside the project (read when a check needs it, so a
 // broken file is reported then and the strategy keeps running).
 type featureSchema struct {
-	compiled *schemaNode // inline; nil with no file: the default
-	file     string      // a schema file, relative to the project
+	compiled *jsonschema.Schema // inline; nil with no file: the default
+	file     string             // a schema file, relative to the project
 }
 
 // defaultSchema is compiled on first use: most hook calls never check the
 // feature list.
-var defaultSchema = sync.OnceValues(func() (*schemaNode, error) {
-	return compileSchema([]byte(defaultFeatureSchema))
+var defaultSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	return jsonschema.Compile([]byte(defaultFeatureSchema))
 })
 
 // parseFeatureSchema reads the feature_schema option (v as decoded from
@@ -67,7 +68,7 @@ func parseFeatureSchema(v any, key, n ast.Node) (*featureSchema, error) {
 		if err != nil {
 			return nil, config.NodeError(key, fmt.Errorf("feature_schema: %w", err))
 		}
-		r, err := compileSchema(raw)
+		r, err := jsonschema.Compile(raw)
 		if err != nil {
 			return nil, config.NodeError(key, fmt.Errorf("feature_schema: %w", err))
 		}
@@ -143,15 +144,15 @@ func (f *featureSchema) check(root string, data []byte) (violation string, err e
 		if err != nil {
 			return "", fmt.Errorf("%w %s: %v", errSchemaFile, f.file, err)
 		}
-		if r, err = compileSchema(raw); err != nil {
+		if r, err = jsonschema.Compile(raw); err != nil {
 			return "", fmt.Errorf("%w %s: %v", errSchemaFile, f.file, err)
 		}
 	}
-	inst, err := decodeJSON(data)
+	inst, err := jsonschema.Decode(data)
 	if err != nil {
 		return "it is not JSON (" + err.Error() + ")", nil
 	}
-	if bad := validateSchema(r, inst); bad != nil {
+	if bad := jsonschema.Validate(r, inst); bad != nil {
 		return "it does not satisfy the feature schema (" + strings.Join(bad, "; ") + ")", nil
 	}
 	return "", nil

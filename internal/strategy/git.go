@@ -1,20 +1,14 @@
 package strategy
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
-	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/pathglob"
 	"github.com/dylan-gluck/spcstr/state"
 )
-
-// gitTimeout bounds one git command run by a strategy.
-const gitTimeout = 5 * time.Second
 
 // inRepo reports whether root is inside a git work tree, by reading .git
 // (no process).
@@ -23,32 +17,10 @@ func inRepo(root string) bool {
 	return ok
 }
 
-// git runs one git command in root and returns its output lines. Strategies
-// call it only at the hooks their documentation names (Stop, SubagentStop,
-// SessionStart), never on every tool call.
-func git(ctx context.Context, root string, args ...string) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	var lines []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if strings.TrimSpace(l) != "" {
-			lines = append(lines, l)
-		}
-	}
-	return lines, nil
-}
-
 // uncommitted returns the paths `git status --porcelain` lists, except
 // spcstr's own folder and paths matching ignore.
 func uncommitted(ctx context.Context, root string, ignore []string) ([]string, error) {
-	lines, err := git(ctx, root, "status", "--porcelain")
+	lines, err := gitrepo.Run(ctx, root, "status", "--porcelain")
 	if err != nil {
 		return nil, err
 	}

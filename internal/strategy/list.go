@@ -14,7 +14,7 @@ import (
 type Listed struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
-	// Version is the strategy's version (see Version).
+	// Version is the strategy's version (Loaded.Version).
 	Version  string `json:"version"`
 	Enabled  bool   `json:"enabled"`
 	FailMode string `json:"fail_mode"`
@@ -55,7 +55,7 @@ func List(cfg *config.Config, getenv func(string) string) ([]Listed, []Problem) 
 	global := cfg != nil && cfg.DryRun || getenv != nil && getenv("SPCSTR_DRY_RUN") == "1"
 	out := make([]Listed, 0, len(loaded))
 	for _, l := range loaded {
-		e := Listed{Name: l.Name, Description: l.Description, Version: Version(l.Name), Enabled: l.Enabled, FailMode: l.FailMode, Hooks: []string{}}
+		e := Listed{Name: l.Name, Description: l.Description, Version: l.Version, Enabled: l.Enabled, FailMode: l.FailMode, Hooks: []string{}}
 		switch {
 		case l.DryRun:
 			e.DryRun = "strategy"

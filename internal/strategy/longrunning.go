@@ -18,6 +18,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/pathglob"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
@@ -216,7 +217,7 @@ func (s *longRunning) codingContext(ctx context.Context, in *gate.Input, st lrSt
 		}
 	}
 	if inRepo(in.Layout.Root) {
-		if commits, err := git(ctx, in.Layout.Root, "log", "--oneline", "-3"); err == nil && len(commits) > 0 {
+		if commits, err := gitrepo.Run(ctx, in.Layout.Root, "log", "--oneline", "-3"); err == nil && len(commits) > 0 {
 			lines = append(lines, "- Recent commits:")
 			for _, c := range commits {
 				lines = append(lines, "  - "+c)

@@ -2,11 +2,8 @@ package strategy
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -15,6 +12,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/notifier"
 )
 
 type notifyOptions struct {
@@ -59,13 +57,7 @@ func (s *notify) Hooks() []Hook {
 }
 
 // NotifyMessage is what the notify command reads on stdin.
-type NotifyMessage struct {
-	SessionID  string `json:"session_id"`
-	Event      string `json:"event"`
-	Status     string `json:"status"`
-	Message    string `json:"message"`
-	ProjectDir string `json:"project_dir"`
-}
+type NotifyMessage = notifier.Message
 
 func (s *notify) Evaluate(_ context.Context, in *gate.Input) ([]gate.Verdict, error) {
 	m := NotifyMessage{SessionID: in.Event.SessionID, Event: in.Name, ProjectDir: in.Layout.Root}
@@ -111,12 +103,12 @@ func (s *notify) deliver(in *gate.Input, m NotifyMessage, readErr error) ([]gate
 			how = append(how, "command")
 		}
 	} else if s.o.Bell {
-		if ringBell() {
+		if notifier.RingBell() {
 			how = append(how, "bell")
 		}
 	}
 	if s.o.Command != "" && !in.Replay {
-		if err := startDetached(s.o.Command, m, in.Layout.Root); err != nil {
+		if err := notifier.StartDetached(s.o.Command, m, in.Layout.Root); err != nil {
 			failed = errors.Join(failed, fmt.Errorf("notify command: %w", err))
 		} else {
 			how = append(how, "command")
@@ -127,46 +119,4 @@ func (s *notify) deliver(in *gate.Input, m NotifyMessage, readErr error) ([]gate
 		v.Reason += ":" + strings.Join(how, "+")
 	}
 	return []gate.Verdict{v}, failed
-}
-
-// ringBell writes BEL to the controlling terminal, if there is one. The
-// terminal is opened non-blocking: a stopped terminal cannot hold the hook.
-func ringBell() bool {
-	f, err := openTTY()
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	_, err = f.Write([]byte{'\a'})
-	return err == nil
-}
-
-// startDetached starts command with sh -c in its own session, m as JSON on
-// stdin (written whole into the pipe before returning: it is smaller than
-// any pipe buffer) and SPCSTR_MESSAGE set, output discarded, not waited for.
-func startDetached(command string, m NotifyMessage, dir string) error {
-	data, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	defer w.Close()
-	cmd := exec.Command("sh", "-c", command)
-	cmd.Dir = dir
-	cmd.Stdin = r
-	cmd.Env = append(os.Environ(), "SPCSTR_MESSAGE="+m.Message, "SPCSTR_EVENT="+m.Event, "SPCSTR_STATUS="+m.Status)
-	detach(cmd)
-	err = cmd.Start()
-	r.Close()
-	if err != nil {
-		return err
-	}
-	// A command that does not read its input may be gone already: the
-	// write error (EPIPE) is its business, not the hook's.
-	_, _ = w.Write(append(data, '\n'))
-	// Not waited for: the hook exits and the command is adopted by init.
-	return cmd.Process.Release()
 }

@@ -170,7 +170,7 @@ func (s *outputLocation) check(ctx context.Context, in *gate.Input) ([]gate.Verd
 		}
 	}
 	for _, top := range trees {
-		lines, err := git(ctx, top, "ls-files", "--others", "--exclude-standard")
+		lines, err := gitrepo.Run(ctx, top, "ls-files", "--others", "--exclude-standard")
 		if err != nil {
 			return nil, err
 		}

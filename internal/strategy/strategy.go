@@ -177,7 +177,10 @@ type Loaded struct {
 	Enabled  bool
 	// StopBlockLimit is its own stop_block_limit (0: the global one).
 	StopBlockLimit int
-	strategy       Strategy
+	// Version is the strategy's version: a built-in's (Version), or what
+	// a command strategy's `version:` says (default FirstVersion).
+	Version  string
+	strategy Strategy
 }
 
 // Problem is something wrong with the strategies configuration.
@@ -296,7 +299,10 @@ func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 			continue
 		}
 		l := &Loaded{Name: name, Description: b.description, FailMode: mode, DryRun: common.DryRun,
-			Enabled: common.Enabled == nil || *common.Enabled, StopBlockLimit: common.StopBlockLimit, strategy: s, Hooks: hooks}
+			Enabled: common.Enabled == nil || *common.Enabled, StopBlockLimit: common.StopBlockLimit, Version: Version(name), strategy: s, Hooks: hooks}
+		if c, ok := s.(*commandStrategy); ok && c.version != "" {
+			l.Version = c.version
+		}
 		if modeErr != nil {
 			// An unrecognised fail_mode counts as closed; the strategy
 			// runs, and the problem is named.
@@ -363,14 +369,21 @@ func ClosedByDefault() []string {
 // Validate reports what is wrong with the strategies configuration, for
 // `spcstr doctor` (which exits non-zero when there is anything): config
 // errors, each naming the strategies involved.
+// The project is the folder holding the .spcstr/ of cfg.Path.
 func Validate(cfg *config.Config) []Problem {
-	list, problems := Load(cfg)
 	if cfg == nil || cfg.Path == "" {
+		_, problems := Load(cfg)
 		return problems
 	}
+	return ValidateIn(cfg, filepath.Dir(filepath.Dir(cfg.Path)))
+}
+
+// ValidateIn is Validate for a config file checked against the project at
+// root, wherever the file is (spcstr strategy validate --config FILE).
+func ValidateIn(cfg *config.Config, root string) []Problem {
+	list, problems := Load(cfg)
 	// Files the strategies read only when they need them (the recorder
 	// does not pay for reading them on every hook): checked here.
-	root := filepath.Dir(filepath.Dir(cfg.Path))
 	for _, l := range list {
 		if w, ok := l.strategy.(interface{ warnings() []string }); ok {
 			for _, msg := range w.warnings() {

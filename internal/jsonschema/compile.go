@@ -1,4 +1,9 @@
-package strategy
+// Package jsonschema is a small validator of the JSON Schema (draft
+// 2020-12) keywords a feature list needs (long-running's feature_schema in
+// internal/strategy), rather than a general JSON Schema library: such a
+// library's package init would run on every hook call. A keyword outside
+// the supported list is a schema error, never silently ignored.
+package jsonschema
 
 import (
 	"bytes"
@@ -14,33 +19,27 @@ import (
 	"strings"
 )
 
-// feature_schema is checked by a small built-in validator of the JSON
-// Schema (draft 2020-12) keywords a feature list needs, rather than a
-// general JSON Schema library: such a library's package init would run on
-// every hook call. A keyword outside the supported list is a schema error,
-// never silently ignored.
-
-// supportedKeywords lists the keywords the validator knows, for errors.
-const supportedKeywords = "type, properties, required, additionalProperties, items, prefixItems, " +
+// SupportedKeywords lists the keywords the validator knows, for errors.
+const SupportedKeywords = "type, properties, required, additionalProperties, items, prefixItems, " +
 	"enum, const, minItems, maxItems, uniqueItems, minLength, maxLength, pattern, " +
 	"minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, " +
 	"minProperties, maxProperties, allOf, anyOf, oneOf, not, and the annotations " +
 	"$schema, $id, $comment, title, description, default, examples, deprecated, readOnly, writeOnly, format"
 
-// schemaNode is one compiled (sub)schema. A nil *schemaNode accepts
+// Schema is one compiled (sub)schema. A nil *Schema accepts
 // everything.
-type schemaNode struct {
+type Schema struct {
 	reject bool // the schema false
 
 	types []string // type; nil: any
 
-	properties  map[string]*schemaNode
+	properties  map[string]*Schema
 	required    []string
-	additional  *schemaNode // additionalProperties; nil: any
-	minProps    int64       // -1: unset
+	additional  *Schema // additionalProperties; nil: any
+	minProps    int64   // -1: unset
 	maxProps    int64
-	items       *schemaNode // nil: any
-	prefixItems []*schemaNode
+	items       *Schema // nil: any
+	prefixItems []*Schema
 	minItems    int64
 	maxItems    int64
 	uniqueItems bool
@@ -56,24 +55,24 @@ type schemaNode struct {
 	minimum, maximum    *number
 	exclMin, exclMax    *number
 	multipleOf          *number
-	allOf, anyOf, oneOf []*schemaNode
-	not                 *schemaNode
+	allOf, anyOf, oneOf []*Schema
+	not                 *Schema
 }
 
-// errNotSchema and errUnusable start the two kinds of schema error: a
+// ErrNotSchema and ErrUnusable start the two kinds of schema error: a
 // document that is not a JSON Schema (not JSON, or a keyword whose value
 // has the wrong type), and a schema this validator cannot use (a keyword
 // it does not support, a pattern RE2 rejects).
 var (
-	errNotSchema = errors.New("not a JSON Schema")
-	errUnusable  = errors.New("not a usable JSON Schema")
+	ErrNotSchema = errors.New("not a JSON Schema")
+	ErrUnusable  = errors.New("not a usable JSON Schema")
 )
 
-// compileSchema reads a JSON Schema document.
-func compileSchema(raw []byte) (*schemaNode, error) {
-	doc, err := decodeJSON(raw)
+// Compile reads a JSON Schema document.
+func Compile(raw []byte) (*Schema, error) {
+	doc, err := Decode(raw)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errNotSchema, err)
+		return nil, fmt.Errorf("%w: %w", ErrNotSchema, err)
 	}
 	n, err := compileNode(doc, "")
 	if n == nil && err == nil {
@@ -82,9 +81,9 @@ func compileSchema(raw []byte) (*schemaNode, error) {
 	return n, err
 }
 
-// decodeJSON decodes one JSON value, numbers as json.Number, with nothing
+// Decode decodes one JSON value, numbers as json.Number, with nothing
 // after it.
-func decodeJSON(data []byte) (any, error) {
+func Decode(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -100,11 +99,11 @@ func decodeJSON(data []byte) (any, error) {
 // notSchema and unusable make the two kinds of error for the keyword at
 // the schema location at.
 func notSchema(at, format string, args ...any) error {
-	return fmt.Errorf("%w: %s: %s", errNotSchema, where(at), fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s: %s", ErrNotSchema, where(at), fmt.Sprintf(format, args...))
 }
 
 func unusable(at, format string, args ...any) error {
-	return fmt.Errorf("%w: %s: %s", errUnusable, where(at), fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s: %s", ErrUnusable, where(at), fmt.Sprintf(format, args...))
 }
 
 // where names a location (a JSON Pointer) for a message.
@@ -121,18 +120,18 @@ func pointer(at, token string) string {
 }
 
 // newNode is a schema with no keywords (it accepts everything).
-func newNode() *schemaNode {
-	return &schemaNode{minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minLength: -1, maxLength: -1}
+func newNode() *Schema {
+	return &Schema{minProps: -1, maxProps: -1, minItems: -1, maxItems: -1, minLength: -1, maxLength: -1}
 }
 
 // compileNode compiles the (sub)schema v found at the schema location at.
-func compileNode(v any, at string) (*schemaNode, error) {
+func compileNode(v any, at string) (*Schema, error) {
 	switch s := v.(type) {
 	case bool:
 		if s {
 			return nil, nil
 		}
-		return &schemaNode{reject: true}, nil
+		return &Schema{reject: true}, nil
 	case map[string]any:
 		n := newNode()
 		keys := make([]string, 0, len(s))
@@ -151,7 +150,7 @@ func compileNode(v any, at string) (*schemaNode, error) {
 }
 
 // keyword compiles one keyword k with value v (at its location).
-func (n *schemaNode) keyword(k string, v any, at string) error {
+func (n *Schema) keyword(k string, v any, at string) error {
 	var err error
 	switch k {
 	case "$schema":
@@ -175,7 +174,7 @@ func (n *schemaNode) keyword(k string, v any, at string) error {
 		if !ok {
 			return notSchema(at, "want an object of schemas, got %s", jsonType(v))
 		}
-		n.properties = make(map[string]*schemaNode, len(m))
+		n.properties = make(map[string]*Schema, len(m))
 		for name, sub := range m {
 			if n.properties[name], err = compileNode(sub, pointer(at, name)); err != nil {
 				return err
@@ -244,7 +243,7 @@ func (n *schemaNode) keyword(k string, v any, at string) error {
 			err = notSchema(at, "want a number greater than 0, got %s", v)
 		}
 	default:
-		return unusable(at, "keyword %q is not supported (supported: %s)", k, supportedKeywords)
+		return unusable(at, "keyword %q is not supported (supported: %s)", k, SupportedKeywords)
 	}
 	return err
 }
@@ -311,12 +310,12 @@ func typeValue(v any, at string) ([]string, error) {
 }
 
 // schemasValue reads a non-empty array of schemas (allOf, prefixItems...).
-func schemasValue(v any, at string) ([]*schemaNode, error) {
+func schemasValue(v any, at string) ([]*Schema, error) {
 	a, ok := v.([]any)
 	if !ok || len(a) == 0 {
 		return nil, notSchema(at, "want a non-empty array of schemas, got %s", jsonType(v))
 	}
-	out := make([]*schemaNode, len(a))
+	out := make([]*Schema, len(a))
 	for i, e := range a {
 		var err error
 		if out[i], err = compileNode(e, pointer(at, strconv.Itoa(i))); err != nil {

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package strategy
+package notifier
 
 import (
 	"errors"

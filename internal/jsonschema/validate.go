@@ -1,4 +1,4 @@
-package strategy
+package jsonschema
 
 import (
 	"encoding/json"
@@ -27,10 +27,10 @@ func (vs *violations) add(at, format string, args ...any) {
 	}
 }
 
-// validateSchema checks a decoded instance (numbers as json.Number)
+// Validate checks a decoded instance (numbers as json.Number)
 // against the schema; it returns the first few violations, in a
 // deterministic order (object members by name), or nil.
-func validateSchema(n *schemaNode, inst any) []string {
+func Validate(n *Schema, inst any) []string {
 	vs := &violations{max: maxViolations + 1}
 	n.validate(inst, "", vs)
 	if len(vs.list) > maxViolations {
@@ -40,14 +40,14 @@ func validateSchema(n *schemaNode, inst any) []string {
 }
 
 // matches: v satisfies n (anyOf, oneOf, not).
-func (n *schemaNode) matches(v any, at string) bool {
+func (n *Schema) matches(v any, at string) bool {
 	vs := &violations{max: 1}
 	n.validate(v, at, vs)
 	return len(vs.list) == 0
 }
 
 // validate adds the violations of v, found at the instance location at.
-func (n *schemaNode) validate(v any, at string, vs *violations) {
+func (n *Schema) validate(v any, at string, vs *violations) {
 	if n == nil || vs.full() {
 		return
 	}
@@ -78,7 +78,7 @@ func (n *schemaNode) validate(v any, at string, vs *violations) {
 	for _, s := range n.allOf {
 		s.validate(v, at, vs)
 	}
-	if n.anyOf != nil && !slices.ContainsFunc(n.anyOf, func(s *schemaNode) bool { return s.matches(v, at) }) {
+	if n.anyOf != nil && !slices.ContainsFunc(n.anyOf, func(s *Schema) bool { return s.matches(v, at) }) {
 		vs.add(at, "matches none of the %d schemas of anyOf", len(n.anyOf))
 	}
 	if n.oneOf != nil {
@@ -101,7 +101,7 @@ func (n *schemaNode) validate(v any, at string, vs *violations) {
 	}
 }
 
-func (n *schemaNode) validateNumber(x number, at string, vs *violations) {
+func (n *Schema) validateNumber(x number, at string, vs *violations) {
 	if n.minimum != nil && x.cmp(*n.minimum) < 0 {
 		vs.add(at, "want >= %s, got %s", n.minimum.text, x.text)
 	}
@@ -119,7 +119,7 @@ func (n *schemaNode) validateNumber(x number, at string, vs *violations) {
 	}
 }
 
-func (n *schemaNode) validateString(x string, at string, vs *violations) {
+func (n *Schema) validateString(x string, at string, vs *violations) {
 	if n.minLength >= 0 || n.maxLength >= 0 {
 		l := int64(utf8.RuneCountInString(x))
 		if n.minLength >= 0 && l < n.minLength {
@@ -134,7 +134,7 @@ func (n *schemaNode) validateString(x string, at string, vs *violations) {
 	}
 }
 
-func (n *schemaNode) validateArray(x []any, at string, vs *violations) {
+func (n *Schema) validateArray(x []any, at string, vs *violations) {
 	l := int64(len(x))
 	if n.minItems >= 0 && l < n.minItems {
 		vs.add(at, "want at least %d items, got %d", n.minItems, l)
@@ -165,7 +165,7 @@ func (n *schemaNode) validateArray(x []any, at string, vs *violations) {
 	}
 }
 
-func (n *schemaNode) validateObject(x map[string]any, at string, vs *violations) {
+func (n *Schema) validateObject(x map[string]any, at string, vs *violations) {
 	var missing []string
 	for _, r := range n.required {
 		if _, ok := x[r]; !ok {

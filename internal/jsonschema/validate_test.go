@@ -1,4 +1,4 @@
-package strategy
+package jsonschema
 
 import (
 	"strings"
@@ -146,16 +146,16 @@ func TestSchemaKeywords(t *testing.T) {
 			"/0: want string, got number; /1: want string, got number; /2: want string, got number; and more"},
 	}
 	for _, tt := range tests {
-		s, err := compileSchema([]byte(tt.schema))
+		s, err := Compile([]byte(tt.schema))
 		if err != nil {
 			t.Errorf("%s: %v", tt.schema, err)
 			continue
 		}
-		inst, err := decodeJSON([]byte(tt.inst))
+		inst, err := Decode([]byte(tt.inst))
 		if err != nil {
 			t.Fatalf("%s: %v", tt.inst, err)
 		}
-		if got := strings.Join(validateSchema(s, inst), "; "); got != tt.want {
+		if got := strings.Join(Validate(s, inst), "; "); got != tt.want {
 			t.Errorf("schema %s, instance %s:\n got %q\nwant %q", tt.schema, tt.inst, got, tt.want)
 		}
 	}
@@ -204,56 +204,16 @@ func TestSchemaErrors(t *testing.T) {
 			`not a usable JSON Schema: /items/` + strings.ReplaceAll(kw, "/", "~1") + `: keyword "` + kw + `" is not supported (supported: type, properties,`})
 	}
 	for _, tt := range tests {
-		_, err := compileSchema([]byte(tt.schema))
+		_, err := Compile([]byte(tt.schema))
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%s: error %v\nwant %q...", tt.schema, err, tt.want)
 		}
 	}
 	// The list names every supported keyword, so a user can fix the schema.
-	_, err := compileSchema([]byte(`{"$ref":"#"}`))
+	_, err := Compile([]byte(`{"$ref":"#"}`))
 	for _, kw := range []string{"exclusiveMaximum", "prefixItems", "oneOf", "writeOnly", "format"} {
 		if err == nil || !strings.Contains(err.Error(), kw) {
 			t.Errorf("the supported list lacks %s: %v", kw, err)
 		}
-	}
-}
-
-// TestDefaultFeatureSchema: the default schema compiles and takes the
-// usual feature list, and names what a wrong one lacks.
-func TestDefaultFeatureSchema(t *testing.T) {
-	s, err := defaultSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct{ list, want string }{
-		{`[]`, ""},
-		{`[{"category":"auth","description":"login","steps":["open","type"],"passes":false,"extra":1}]`, ""},
-		{`{"features":[]}`, "root: want array, got object"},
-		{`[{"description":"a"}]`, `/0: missing properties: ["passes"]`},
-		{`[{"description":"a","passes":"no"}]`, "/0/passes: want boolean, got string"},
-		{`[{"description":"a","passes":true,"steps":"x"}]`, "/0/steps: want array, got string"},
-		{`[{"description":"a","passes":true,"steps":["x",{}]}]`, "/0/steps/1: want string, got object"},
-		{`["a"]`, "/0: want object, got string"},
-	}
-	for _, tt := range tests {
-		inst, err := decodeJSON([]byte(tt.list))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Join(validateSchema(s, inst), "; "); got != tt.want {
-			t.Errorf("%s: got %q, want %q", tt.list, got, tt.want)
-		}
-	}
-}
-
-// TestFeatureSchemaTrue: feature_schema: true accepts any list (it is not
-// taken for "unset", which means the default schema).
-func TestFeatureSchemaTrue(t *testing.T) {
-	f, err := parseFeatureSchema(true, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bad, err := f.check(t.TempDir(), []byte(`{"anything":1}`)); bad != "" || err != nil {
-		t.Errorf("check = %q, %v", bad, err)
 	}
 }
