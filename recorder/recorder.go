@@ -302,7 +302,7 @@ func (r *run) waitFlush() {
 // whether the session is new.
 func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) {
 	ev := r.ev
-	gates := r.opt.Gates(gate.Setup{Layout: r.layout, Config: r.cfg, ConfigErr: r.cfgErr, Getenv: r.opt.Getenv})
+	gates := gate.Active(r.opt.Gates(gate.Setup{Layout: r.layout, Config: r.cfg, ConfigErr: r.cfgErr, Getenv: r.opt.Getenv}))
 	r.logEvent(ctx)
 	var (
 		answer  = &hookio.Answer{}

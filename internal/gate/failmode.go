@@ -106,3 +106,24 @@ func declares(g Gate, in *Input) bool {
 	d, ok := g.(Declarer)
 	return !ok || d.Declares(in)
 }
+
+// Idler is a gate that can tell from its configuration alone that it has
+// nothing to do in this project (the requirements framework without a
+// requirements file): the recorder leaves it out, and when every gate is
+// idle it reads no session state for the gates at all, so that a project
+// without policies pays nothing for them on its hooks.
+type Idler interface {
+	Idle() bool
+}
+
+// Active returns the gates that are not idle.
+func Active(gates []Gate) []Gate {
+	out := gates[:0:0]
+	for _, g := range gates {
+		if i, ok := g.(Idler); ok && i.Idle() {
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
