@@ -20,6 +20,8 @@
 //	    judged here too (idle CPU: spcstr tui on 76 unchanging sessions in
 //	    tmux, % of a core over 20 s from /proc/<pid>/stat, goal ≤ 0.5,
 //	    beside a static Bubble Tea program as its baseline)
+//	statusline  `spcstr-hook statusline` ÷ the floor (≤ 1.5), and `spcstr
+//	    cost` over 1,000 sessions in 20 projects (≤ 1 s)
 //	start-up: `spcstr --version` ÷ `spcstr-hook --version`, and `spcstr
 //	    tui` to its first frame in tmux ÷ a static Bubble Tea program's
 //
@@ -65,6 +67,7 @@ var (
 	onlyStart = flag.Bool("only-startup", false, "measure the start-up figures only")
 	onlyPar   = flag.Bool("only-parallel", false, "measure the parallel PreToolUse figure (P-par) only")
 	onlyP1    = flag.Bool("only-p1", false, "measure P1, P2 and P3 only")
+	onlyCost  = flag.Bool("only-cost", false, "measure the status line command and spcstr cost only")
 	keep      = flag.Bool("keep", false, "keep the scratch folder")
 	tuiBench  = flag.Bool("tui", true, "also run the dashboard and export benchmarks (go test -bench)")
 )
@@ -120,6 +123,9 @@ func run() error {
 	}
 	if *onlyPar {
 		return benchParallel(hook, tmp)
+	}
+	if *onlyCost {
+		return benchStatusLine(hook, spcstr, floor, tmp, events)
 	}
 	empty, err := newProject(filepath.Join(tmp, "empty"))
 	if err != nil {
@@ -183,6 +189,9 @@ func run() error {
 	fmt.Println()
 	verdict("P1 spcstr-hook ÷ floor", p1, 1.5, "")
 	verdict("P2 hook at 20,000 logged events ÷ at empty log", p2, 1.1, "")
+	if err := benchStatusLine(hook, spcstr, floor, tmp, events); err != nil {
+		return err
+	}
 	verdict("P3 peak RSS of one hook process (MiB)", p3, 12, fmt.Sprintf("(median %.1f MiB; the launcher alone %.1f MiB)", float64(rss[len(rss)/2])/1024, float64(launcherRSS)/1024))
 
 	if *onlyP1 {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,10 +29,17 @@ func newCostCmd() *cobra.Command {
 denies agent spawns or blocks Stop over the session's or the day's dollars
 (its warnings go on). The session is --session ID (an id or a unique
 prefix), else $CLAUDE_CODE_SESSION_ID, else this project's newest live
-session. Nothing the strategy gates stops this command from running.`,
+session. Nothing the strategy gates stops this command from running.
+
+The way out is yours, not Claude's: it refuses to run inside Claude Code
+(CLAUDECODE set, as Claude Code sets it for its tools' shells); run it in
+your own terminal.`,
 		Args:         cobra.NoArgs,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if os.Getenv("CLAUDECODE") != "" {
+				return withCode(2, errors.New("cost lift does not run inside Claude Code (CLAUDECODE is set): the cap is yours to lift; run spcstr cost lift in your own terminal"))
+			}
 			cwd, err := os.Getwd()
 			if err != nil {
 				return err
@@ -43,7 +49,7 @@ session. Nothing the strategy gates stops this command from running.`,
 			if err != nil {
 				return withCode(2, fmt.Errorf("which session: %w (give --session ID)", err))
 			}
-			if sid, err = fullSessionID(layout, sid); err != nil {
+			if sid, err = layout.FindSession(sid); err != nil {
 				return withCode(2, err)
 			}
 			_, err = layout.Update(cmd.Context(), sid, time.Now(), state.UpdateOptions{Lazy: state.AllSections}, func(s *state.Session, created bool) error {
@@ -61,29 +67,6 @@ session. Nothing the strategy gates stops this command from running.`,
 		},
 	}
 	c.AddCommand(lift)
+	addCostReport(c)
 	return c
-}
-
-// fullSessionID resolves a unique prefix of a recorded session's id.
-func fullSessionID(l state.Layout, id string) (string, error) {
-	ids, err := l.SessionIDs()
-	if err != nil {
-		return "", err
-	}
-	var match []string
-	for _, s := range ids {
-		if s == id {
-			return s, nil
-		}
-		if strings.HasPrefix(s, id) {
-			match = append(match, s)
-		}
-	}
-	switch len(match) {
-	case 1:
-		return match[0], nil
-	case 0:
-		return "", fmt.Errorf("no recorded session %q in %s", id, l.SessionsDir())
-	}
-	return "", fmt.Errorf("%q names %d sessions: give more of the id", id, len(match))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/doctor"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/recorder"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -30,7 +31,7 @@ func doctorFix(cmd *cobra.Command, root string, out io.Writer) {
 		case doctor.RepairRebuildState:
 			id := f.Repair.Session
 			if _, err := recorder.RebuildState(cmd.Context(), layout, id, cfg); err != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "spcstr doctor --fix: rebuild %s: %v\n", state.Truncate(id, 80), err)
+				fmt.Fprintf(cmd.ErrOrStderr(), "spcstr doctor --fix: rebuild %s: %v\n", termtext.Cut(id, 80), err)
 				continue
 			}
 			fmt.Fprintf(out, "Fixed: rebuilt %s from the logs\n", id)

@@ -2,9 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"os"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -31,7 +28,7 @@ be driven or the pane is gone.`,
 				return err
 			}
 			layout := state.Layout{Root: root}
-			id, err := sessionByPrefix(layout, args[0])
+			id, err := layout.FindSession(args[0])
 			if err != nil {
 				return err
 			}
@@ -46,35 +43,5 @@ be driven or the pane is gone.`,
 			fmt.Fprintln(cmd.OutOrStdout(), did)
 			return nil
 		},
-	}
-}
-
-// sessionByPrefix finds the session folder whose id is id or starts with
-// it.
-func sessionByPrefix(layout state.Layout, id string) (string, error) {
-	entries, err := os.ReadDir(layout.SessionsDir())
-	if err != nil {
-		return "", fmt.Errorf("no sessions in %s: %w", layout.Root, err)
-	}
-	var match []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		if e.Name() == id {
-			return id, nil
-		}
-		if strings.HasPrefix(e.Name(), id) {
-			match = append(match, e.Name())
-		}
-	}
-	sort.Strings(match)
-	switch len(match) {
-	case 1:
-		return match[0], nil
-	case 0:
-		return "", fmt.Errorf("no session %q in %s", state.Truncate(id, 80), layout.SessionsDir())
-	default:
-		return "", fmt.Errorf("%q matches %d sessions (%s): give more of the id", state.Truncate(id, 80), len(match), strings.Join(match, ", "))
 	}
 }

@@ -26,7 +26,10 @@ same records, a little slower on every tool call).
 
 It merges: every other key and hook in the file stays as it is, in the same
 order. Running it again changes nothing. The previous file is kept as
-settings.json.bak. When the recorder's binary is not the one found on PATH,
+.spcstr/backups/settings.json.bak, where git ignores it (with --global:
+beside the user settings file). It refuses a project settings file whose
+path leads out of the project (a symlink, or a symlinked .claude folder).
+When the recorder's binary is not the one found on PATH,
 the hooks run it by its absolute path. WorktreeCreate is never registered: a hook there
 would replace Claude Code's own worktree creation.`,
 		Example: `  spcstr init            # this project
@@ -57,5 +60,7 @@ would replace Claude Code's own worktree creation.`,
 	}
 	c.Flags().BoolVar(&opts.Global, "global", false, "register in the user settings file (~/.claude/settings.json) instead of the project's")
 	c.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
+	c.Flags().StringVar(&opts.StatusLine, "statusline", "", "also register spcstr's status line (the live cost, context, rate limits); it runs yours first, or with =keep leaves yours alone")
+	c.Flags().Lookup("statusline").NoOptDefVal = "on"
 	return c
 }

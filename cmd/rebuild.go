@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/recorder"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -62,7 +63,7 @@ the branch is the current one.`,
 			for _, id := range ids {
 				s, err := recorder.RebuildState(cmd.Context(), layout, id, cfg)
 				if err != nil {
-					fmt.Fprintf(cmd.ErrOrStderr(), "spcstr rebuild: %s: %v\n", state.Truncate(id, 80), err)
+					fmt.Fprintf(cmd.ErrOrStderr(), "spcstr rebuild: %s: %v\n", termtext.Cut(id, 80), err)
 					failed++
 					continue
 				}

@@ -63,6 +63,7 @@ requirements and the review/test feedback loop, and writes session summaries
 		newReplayCmd(),
 		newFocusCmd(),
 		newCostCmd(),
+		newStatusLineCmd(),
 		newNotifyCmd(),
 		newMatchPyCmd(),
 	)
@@ -74,6 +75,10 @@ requirements and the review/test feedback loop, and writes session summaries
 func Execute() int {
 	if isHook(os.Args[1:]) {
 		return recorder.Main(context.Background(), os.Args[2:], recorder.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	}
+	if isStatusLine(os.Args[1:]) {
+		// As cheap as a hook: it runs every few seconds in every session.
+		return recorder.Main(context.Background(), os.Args[1:], recorder.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

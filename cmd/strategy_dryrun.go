@@ -3,9 +3,8 @@ package cmd
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"sort"
-	"strings"
+	"maps"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -15,8 +14,9 @@ import (
 
 func newStrategyDryRunCmd(asJSON *bool, dir *string) *cobra.Command {
 	var session, transcriptFile, only string
+	var runCommands bool
 	c := &cobra.Command{
-		Use:   "dry-run (--session ID | --transcript FILE) [--strategy NAME]",
+		Use:   "dry-run (--session ID | --transcript FILE) [--strategy NAME] [--run-commands]",
 		Short: "Replay a session through the strategies and print every decision",
 		Long: `Replays a recorded session (--session: its events in .spcstr/logs; a unique
 prefix of the id is enough) or a Claude Code transcript (--transcript: a
@@ -28,8 +28,11 @@ It writes nothing under .spcstr/ and acts on nothing: the strategies keep
 their state in a scratch folder, and run no notify or advisor command. They
 see the project's files and git as they are now. Only the strategies run
 (not requirements or the feedback loop); --strategy NAME replays that one
-alone. Command strategies do run their command, with SPCSTR_REPLAY=1 in its
-environment and the recorded payload on stdin.
+alone. It runs no command the project's configuration defines: a command
+strategy says what it would ask (its command and the hook) and allows.
+--run-commands runs them, with SPCSTR_REPLAY=1 in their environment and the
+recorded payload on stdin: only spcstr's hooks, which Claude Code runs in a
+folder you trusted, run a project's commands unasked (docs/security.md).
 
 --json prints {"session_id", "source", "events", "strategies",
 "steps": [{"index", "at", "event", "tool", "decisions": [decision records
@@ -55,7 +58,8 @@ as in decisions.json], "failures"}]}.`,
 				}
 			}
 			rep, err := recorder.DryRun(cmd.Context(), recorder.DryRunOptions{
-				Layout: layout, Config: cfg, SessionID: session, Transcript: transcriptFile, Strategy: only})
+				Layout: layout, Config: cfg, SessionID: session, Transcript: transcriptFile, Strategy: only,
+				RunCommands: runCommands})
 			if err != nil {
 				return err
 			}
@@ -70,32 +74,17 @@ as in decisions.json], "failures"}]}.`,
 	c.Flags().StringVar(&session, "session", "", "a recorded session's id (or a unique prefix)")
 	c.Flags().StringVar(&transcriptFile, "transcript", "", "a Claude Code transcript (JSONL)")
 	c.Flags().StringVar(&only, "strategy", "", "replay only this strategy")
+	c.Flags().BoolVar(&runCommands, "run-commands", false, "run the command strategies' commands (the project's own programs)")
 	return c
 }
 
 // resolveSession finds the session of the logs whose id is id or starts
 // with it.
 func resolveSession(layout state.Layout, id string) (string, error) {
-	ids, err := recorder.SessionEvents(layout)
+	events, err := recorder.SessionEvents(layout)
 	if err != nil {
 		return "", err
 	}
-	if _, ok := ids[id]; ok {
-		return id, nil
-	}
-	var match []string
-	for s := range ids {
-		if strings.HasPrefix(s, id) {
-			match = append(match, s)
-		}
-	}
-	sort.Strings(match)
-	switch len(match) {
-	case 1:
-		return match[0], nil
-	case 0:
-		return "", fmt.Errorf("no session %q in %s", state.Truncate(id, 80), layout.LogsDir())
-	default:
-		return "", fmt.Errorf("%q matches %d sessions (%s): give more of the id", id, len(match), strings.Join(match, ", "))
-	}
+	ids := slices.Sorted(maps.Keys(events))
+	return state.FindSessionID(ids, id, layout.LogsDir())
 }

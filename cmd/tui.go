@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -79,6 +80,12 @@ func addTUI(root *cobra.Command) {
 
 // dashboard opens one project's dashboard, or every project's with --all.
 func dashboard(ctx context.Context, c *cobra.Command, f tuiFlags) error {
+	if !terminal(c.InOrStdin()) || !terminal(c.OutOrStdout()) {
+		// Say so plainly rather than let the terminal library fail on
+		// a pipe with its own words.
+		_, _ = fmt.Fprintln(c.ErrOrStderr(), "spcstr tui needs a terminal: run it in one, without redirecting its input or output.")
+		return withCode(1, errors.New(""))
+	}
 	project := tui.Options{
 		RegistryPath: f.Registry,
 		NoColor:      tui.NoColorEnv(os.Getenv),
@@ -106,4 +113,11 @@ func dashboard(ctx context.Context, c *cobra.Command, f tuiFlags) error {
 	}
 	project.Layout = state.Layout{Root: root}
 	return tui.Run(ctx, project, c.InOrStdin(), c.OutOrStdout())
+}
+
+// terminal reports whether f is a terminal (a file that is not one, or a
+// reader or writer that is not a file, is not).
+func terminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(file.Fd())
 }

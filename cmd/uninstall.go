@@ -15,7 +15,8 @@ func newUninstallCmd() *cobra.Command {
 with or without an event argument) from .claude/settings.json and
 .claude/settings.local.json (with --global: the user settings file), and the
 groups and event lists that become empty because of it. Nothing else in the
-files changes; the previous file is kept as settings.json.bak.
+files changes; the previous file is kept in .spcstr/backups/ (git ignores
+it; with --global: beside the user settings file as settings.json.bak).
 
 .spcstr/ (the recorded sessions) and its .gitignore line are kept.`,
 		Example: `  spcstr uninstall --dry-run  # show what would be removed

@@ -65,10 +65,18 @@ type exported struct {
 			CacheCreation int64 `json:"cache_creation"`
 		} `json:"tokens"`
 		Cost struct {
-			USD          *float64 `json:"usd"`
-			Source       string   `json:"source"`
-			ForkedFrom   string   `json:"forked_from"`
-			InheritedUSD *float64 `json:"inherited_usd"`
+			USD             *float64 `json:"usd"`
+			Source          string   `json:"source"`
+			ForkedFrom      string   `json:"forked_from"`
+			InheritedUSD    *float64 `json:"inherited_usd"`
+			LowerBound      bool     `json:"lower_bound"`
+			Unpriced        []string `json:"unpriced_models"`
+			ClaudeCodeGuess *float64 `json:"claude_code_guess_usd"`
+			Models          []struct {
+				Model         string   `json:"model"`
+				USD           *float64 `json:"usd"`
+				Input, Output int64
+			} `json:"models"`
 		} `json:"cost"`
 	} `json:"sessions"`
 }

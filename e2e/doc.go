@@ -6,7 +6,10 @@
 // (captured.jsonl). The scenarios are testdata/scenarios/*.json; those of
 // testdata/continued/ run a second `claude -p --resume` of the session (a
 // scenario's "then", with --fork-session for a fork) and are checked by
-// TestContinued against Claude Code's figures for both runs. It has no
+// TestContinued against Claude Code's figures for both runs (fork-chain.json
+// by TestForkChain: a Then's own Then); testdata/cost/ holds the unknown
+// model case and the status line's, which TestStatusLineInteractive runs
+// in the interactive client in tmux (harness.Env.Start). It has no
 // code of its own outside its tests and the harness.
 //
 // The tests need the CLI: scripts/install-claude installs it (npm ci into a

@@ -8,6 +8,9 @@ import (
 
 	"github.com/mailru/easyjson/jlexer"
 	"github.com/mailru/easyjson/jwriter"
+
+	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // MaxLogDepth is the deepest nesting of a payload kept as JSON in a log
@@ -70,11 +73,8 @@ func CapPayload(raw []byte, limit int) (json.RawMessage, map[string]int) {
 		b, _ := json.Marshal(string(raw))
 		return b, nil
 	}
-	n := limit
-	for n > 0 && !utf8.RuneStart(raw[n]) {
-		n--
-	}
-	b, _ := json.Marshal(string(raw[:n]) + "… [" + strconv.Itoa(len(raw)-n) + " bytes truncated by spcstr]")
+	kept := termtext.Cut(raw, limit)
+	b, _ := json.Marshal(string(kept) + "… [" + strconv.Itoa(len(raw)-len(kept)) + " bytes truncated by spcstr]")
 	return b, map[string]int{WholePayload: size}
 }
 
@@ -82,38 +82,8 @@ func CapPayload(raw []byte, limit int) (json.RawMessage, map[string]int) {
 // MaxLogDepth deep and free of \uD800–\uDFFF escapes (which, unpaired,
 // strict readers refuse). It is one pass that allocates nothing.
 func plainJSON(raw []byte) bool {
-	depth, inString, escaped := 0, false, false
-	for i, c := range raw {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-				if c == 'u' && i+2 < len(raw) && (raw[i+1] == 'd' || raw[i+1] == 'D') {
-					switch raw[i+2] {
-					case '8', '9', 'a', 'b', 'c', 'd', 'e', 'f', 'A', 'B', 'C', 'D', 'E', 'F':
-						return false
-					}
-				}
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			if depth > MaxLogDepth {
-				return false
-			}
-		case '}', ']':
-			depth--
-		}
-	}
-	return true
+	tooDeep, surrogate := hookio.ScanDepth(raw, MaxLogDepth)
+	return !tooDeep && !surrogate
 }
 
 // capper writes a capped copy of a payload (CapPayload).
@@ -193,11 +163,7 @@ func (c *capper) value(l *jlexer.Lexer, path string, depth int) {
 
 // text writes the start of raw (JSON text) as a string with a note.
 func (c *capper) text(raw []byte, note string) {
-	n := min(len(raw), c.leafCap())
-	for n > 0 && n < len(raw) && !utf8.RuneStart(raw[n]) {
-		n--
-	}
-	s := string(bytes.ToValidUTF8(raw[:n], []byte("\uFFFD")))
+	s := string(bytes.ToValidUTF8(termtext.Cut(raw, c.leafCap()), []byte("\uFFFD")))
 	c.w.String(s + "… [" + strconv.Itoa(len(raw)) + " bytes " + note + "]")
 }
 

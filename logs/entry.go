@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mailru/easyjson/jwriter"
 
 	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // DefaultCap is the default size above which a payload field is cut
@@ -66,9 +66,6 @@ func cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	m := n
-	for m > 0 && !utf8.RuneStart(s[m]) {
-		m--
-	}
-	return s[:m] + "… [" + strconv.Itoa(len(s)-m) + " bytes truncated by spcstr]"
+	kept := termtext.Cut(s, n)
+	return kept + "… [" + strconv.Itoa(len(s)-len(kept)) + " bytes truncated by spcstr]"
 }

@@ -59,13 +59,22 @@ func AppendLines(path string, lines []byte) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer func() { f.Close() }()
 	// Appenders take the file's lock, so that a torn tail (a writer
 	// killed, or a disk that filled, mid-line) can be cut off safely:
 	// nobody else is writing. Without the lock (a timeout), the append
 	// starts on a new line instead and the fragment stays a line of its
 	// own, which readers skip.
 	locked := safefs.LockFile(context.Background(), f, false, lineLockTimeout) == nil
+	// A rewrite (RewriteLines, doctor --fix) may have replaced the file
+	// while this append waited for the lock: append to the one now there.
+	for tries := 0; locked && tries < 64 && !stillAt(root, rel, f); tries++ {
+		f.Close()
+		if f, err = openLines(root, rel); err != nil {
+			return err
+		}
+		locked = safefs.LockFile(context.Background(), f, false, lineLockTimeout) == nil
+	}
 	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], fi.Size()-1); err == nil && last[0] != '\n' {
@@ -79,6 +88,56 @@ func AppendLines(path string, lines []byte) error {
 	}
 	return nil
 }
+
+// stillAt reports whether f is still the file at rel.
+func stillAt(root *os.Root, rel string, f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	at, err := root.Lstat(rel)
+	return err == nil && os.SameFile(fi, at)
+}
+
+// RewriteLines replaces the JSON Lines log at path with what edit makes of
+// its contents (nil: leave it), atomically and under the lock its
+// appenders take, so that no line appended meanwhile is lost: an append
+// that waited for the lock finds the new file and appends to it. It reads
+// only a regular file, at most MaxLinesBytes.
+func RewriteLines(path string, edit func(data []byte) ([]byte, error)) error {
+	root, rel, err := safefs.BeneathCreate(path)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	f, err := openLines(root, rel)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := safefs.LockFile(context.Background(), f, false, rewriteLockTimeout); err != nil {
+		return fmt.Errorf("rewrite %s: %w", rel, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.Size() > MaxLinesBytes {
+		return fmt.Errorf("rewrite %s: over %d bytes", rel, MaxLinesBytes)
+	}
+	data := make([]byte, fi.Size())
+	if _, err := f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	keep, err := edit(data)
+	if err != nil || keep == nil {
+		return err
+	}
+	return safefs.WriteAtomic(root, rel, keep, 0o644)
+}
+
+// rewriteLockTimeout bounds RewriteLines' wait for the log's lock.
+const rewriteLockTimeout = 10 * time.Second
 
 // lineLockTimeout bounds the wait for a JSON Lines log's lock.
 const lineLockTimeout = 2 * time.Second

@@ -50,3 +50,18 @@ func List(dir string, keep func(File) bool) ([]Found, error) {
 	})
 	return out, nil
 }
+
+// EventLogs lists the event logs in dir (.spcstr/logs): regular files only,
+// rotated segments (oldest first) before their live log, logs by name.
+// Whoever reads every event of a project (search, replay) starts here.
+func EventLogs(dir string) ([]string, error) {
+	found, err := List(dir, func(f File) bool { return f.Kind == Events })
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(found))
+	for i, f := range found {
+		out[i] = f.Path
+	}
+	return out, nil
+}

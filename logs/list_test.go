@@ -40,6 +40,16 @@ func TestList(t *testing.T) {
 	if got, want := names(func(f File) bool { return f.Kind == Events }), "pre_tool_use.1.json pre_tool_use.2.json pre_tool_use.json stop.json"; got != want {
 		t.Errorf("events: %q, want %q", got, want)
 	}
+	paths, err := EventLogs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range paths {
+		paths[i] = filepath.Base(p)
+	}
+	if got, want := strings.Join(paths, " "), "pre_tool_use.1.json pre_tool_use.2.json pre_tool_use.json stop.json"; got != want {
+		t.Errorf("EventLogs: %q, want %q", got, want)
+	}
 	if found, err := List(filepath.Join(dir, "missing"), func(File) bool { return true }); err != nil || len(found) != 0 {
 		t.Errorf("missing folder: %v %v", found, err)
 	}

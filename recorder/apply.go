@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -115,7 +116,7 @@ func (a *applier) apply(s *state.Session) {
 	case hookio.Notification:
 		s.Notifications = append(s.Notifications, state.Notification{
 			Timestamp: a.now,
-			Message:   state.Truncate(ev.Message, maxNoteText),
+			Message:   termtext.Cut(ev.Message, maxNoteText),
 			Type:      ev.NotificationType,
 			Title:     ev.Title,
 		})
@@ -193,7 +194,7 @@ func (a *applier) prompt(s *state.Session) {
 	}
 	if len(p.Prompt) > state.PromptPreviewBytes && !a.wholePrompts {
 		// A preview: the whole prompt is in the user_prompt_submit log.
-		p.Prompt = state.Truncate(p.Prompt, state.PromptPreviewBytes)
+		p.Prompt = termtext.Cut(p.Prompt, state.PromptPreviewBytes)
 		p.Truncated = true
 	}
 	s.Prompts = append(s.Prompts, p)
@@ -211,7 +212,7 @@ func (a *applier) toolTitle() string {
 	if what == "" {
 		return a.ev.ToolName
 	}
-	return a.ev.ToolName + ": " + state.Truncate(what, state.TitleBytes)
+	return a.ev.ToolName + ": " + termtext.Cut(what, state.TitleBytes)
 }
 
 // toolDone counts a finished tool call, for the session and for the
@@ -299,7 +300,7 @@ func (a *applier) addError(s *state.Session, typ, msg string, ctx map[string]any
 	s.Errors = append(s.Errors, state.Error{
 		Timestamp: a.now,
 		Type:      typ,
-		Message:   state.Truncate(msg, maxErrorText),
+		Message:   termtext.Cut(msg, maxErrorText),
 		Context:   ctx,
 	})
 }

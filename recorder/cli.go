@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"github.com/dylan-gluck/spcstr/internal/buildinfo"
-	"github.com/dylan-gluck/spcstr/state"
+	"github.com/dylan-gluck/spcstr/internal/statusline"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // Usage is the hook's command line, printed for --help by both binaries
@@ -112,6 +113,11 @@ func parseBool(s string) (on, ok bool) {
 // code: 0, always, when it records.
 func Main(ctx context.Context, args []string, opt Options) int {
 	opt.defaults()
+	if len(args) > 0 && args[0] == StatusLine {
+		// The status line command: never an event name.
+		return statusline.Main(ctx, statusline.Options{Stdin: opt.Stdin, Stdout: opt.Stdout, Stderr: opt.Stderr,
+			Getenv: opt.Getenv, Run: statusLineRun(args[1:])})
+	}
 	a := ParseArgs(args)
 	switch {
 	case a.Help:
@@ -137,12 +143,31 @@ func Main(ctx context.Context, args []string, opt Options) int {
 	return Run(ctx, opt)
 }
 
+// StatusLine is the command word of the status line command
+// (`spcstr statusline`, `spcstr-hook statusline`): never taken for an
+// event name.
+const StatusLine = "statusline"
+
+// statusLineRun is the user's own status line command of a status line
+// command line, `statusline [--run CMD]` ("" for none).
+func statusLineRun(args []string) string {
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "--run="); ok {
+			return v
+		}
+		if a == "--run" && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
+}
+
 // quoteArgs quotes each argument for one line of stderr; Run's sanitiser
 // is not in front of it yet, so control characters are escaped here.
 func quoteArgs(args []string) string {
 	q := make([]string, len(args))
 	for i, s := range args {
-		q[i] = fmt.Sprintf("%q", state.Truncate(s, 80))
+		q[i] = fmt.Sprintf("%q", termtext.Cut(s, 80))
 	}
 	return strings.Join(q, " ")
 }

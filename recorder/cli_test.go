@@ -62,3 +62,22 @@ func TestMainArguments(t *testing.T) {
 		t.Errorf("stderr %q", errOut)
 	}
 }
+
+// "statusline" is never taken for an event name: Main runs the status
+// line command, which prints its line and records no hook event.
+func TestMainStatusLine(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	in := `{"session_id":"s-1","cwd":"` + dir + `","model":{"display_name":"Opus"},"cost":{"total_cost_usd":0.5}}`
+	code := Main(context.Background(), []string{"statusline"}, Options{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb,
+		Getenv: func(string) string { return "" }})
+	if code != 0 || out.String() != "Opus · $0.50\n" {
+		t.Errorf("exit %d, line %q, stderr %q", code, out.String(), errb.String())
+	}
+	if got := statusLineRun([]string{"--run", "my-line --x"}); got != "my-line --x" {
+		t.Errorf("--run: %q", got)
+	}
+	if got := statusLineRun([]string{"--run=a b"}); got != "a b" {
+		t.Errorf("--run=: %q", got)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/internal/transcript"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -31,6 +32,9 @@ type DryRunOptions struct {
 	// Strategy, when set, replays only that strategy (an error when it is
 	// not an enabled strategy of the configuration).
 	Strategy string
+	// RunCommands runs the command strategies' commands (the user typed
+	// --run-commands); otherwise each says what it would have asked.
+	RunCommands bool
 }
 
 // DryRunStep is one replayed event that a strategy decided something
@@ -66,7 +70,8 @@ type DryRunReport struct {
 // writes nothing under the project's .spcstr/: the strategies keep the
 // state they build in a scratch folder, removed on return, and act on
 // nothing outside the process (gate.Input.Replay: no notify command or
-// bell, no advisor command). They see the project's files and git as they
+// bell, no advisor command; a command strategy runs its command only with
+// RunCommands, and otherwise says what it would have asked). They see the project's files and git as they
 // are now, and the session's tokens as the transcript had them at each
 // event. Only the strategies run: not the requirements or the feedback
 // loop.
@@ -110,7 +115,7 @@ func DryRun(ctx context.Context, opt DryRunOptions) (*DryRunReport, error) {
 		return nil, fmt.Errorf("%s: no events to replay", rep.Source)
 	}
 	if !state.ValidSessionID(rep.SessionID) {
-		return nil, fmt.Errorf("%w: %q", state.ErrInvalidSessionID, state.Truncate(rep.SessionID, 80))
+		return nil, fmt.Errorf("%w: %q", state.ErrInvalidSessionID, termtext.Cut(rep.SessionID, 80))
 	}
 	rep.Events = len(events)
 
@@ -157,7 +162,8 @@ func DryRun(ctx context.Context, opt DryRunOptions) (*DryRunReport, error) {
 		if len(gates) == 0 {
 			continue
 		}
-		in := &gate.Input{Event: ev, Name: e.name, Session: s, Layout: layout, Now: now, Getenv: opt.Getenv, Replay: true}
+		in := &gate.Input{Event: ev, Name: e.name, Session: s, Layout: layout, Now: now, Getenv: opt.Getenv, Replay: true,
+			RunCommands: opt.RunCommands}
 		res := gate.Run(ctx, gates, in, gate.Policy{DryRun: opt.Config.DryRun, Clock: func() time.Time { return now }})
 		if e.name == hookio.PreToolUse && res.Answer.HookSpecificOutput != nil &&
 			res.Answer.HookSpecificOutput.PermissionDecision == hookio.PermissionDeny && hookio.IsSubagentTool(ev.ToolName) {
@@ -239,7 +245,7 @@ func (r *DryRunReport) WriteText(w io.Writer) error {
 				line += " [error: " + d.Error + "]"
 			}
 			fmt.Fprintln(w, line)
-			if d.Decision != gate.Allow && d.Message != "" {
+			if (d.Decision != gate.Allow || d.Reason == strategy.ReasonNotRun) && d.Message != "" {
 				for _, l := range strings.Split(strings.TrimSpace(d.Message), "\n") {
 					fmt.Fprintln(w, "      "+l)
 				}

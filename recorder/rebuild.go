@@ -14,6 +14,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/internal/transcript"
 	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/state"
@@ -151,7 +152,7 @@ func replayLogs(ctx context.Context, layout state.Layout, id string, cfg *config
 // none.
 func sessionEvents(ctx context.Context, layout state.Layout, id string) ([]logged, error) {
 	if !state.ValidSessionID(id) {
-		return nil, fmt.Errorf("%w: %q", state.ErrInvalidSessionID, state.Truncate(id, 80))
+		return nil, fmt.Errorf("%w: %q", state.ErrInvalidSessionID, termtext.Cut(id, 80))
 	}
 	var events []logged
 	needle := []byte(`"` + id + `"`)

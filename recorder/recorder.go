@@ -91,11 +91,11 @@ const MemoryLimit = 384 << 20
 func (r *run) recovered(ctx context.Context, p any) {
 	defer func() { _ = recover() }()
 	msg := termtext.Line(fmt.Sprintf("internal error: %v", p))
-	fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s (ignored, session continues)\n", state.Truncate(msg, 500))
+	fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s (ignored, session continues)\n", termtext.Cut(msg, 500))
 	if r.logged || r.layout.Root == "" || r.cfg == nil {
 		return
 	}
-	r.reject(ctx, state.Truncate(msg, 500))
+	r.reject(ctx, termtext.Cut(msg, 500))
 }
 
 func (o *Options) defaults() {
@@ -390,6 +390,7 @@ func (r *run) apply(ap *applier, s *state.Session) {
 		s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
 	}
 	s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, r.cfg.ContextWindow)
+	r.inheritFork(s)
 }
 
 // snapshot is the session's state as the gates see it: state.json read
@@ -429,7 +430,7 @@ func (r *run) runGates(ctx context.Context, gates []gate.Gate, s *state.Session,
 	// SPCSTR_REPLAY=1: an event played back by spcstr replay or the demo.
 	replayed := r.opt.Getenv("SPCSTR_REPLAY") == "1"
 	in := &gate.Input{Event: r.ev, Name: r.name, Session: s, Layout: r.layout, Now: r.now, Getenv: r.opt.Getenv, Observe: r.obs,
-		Replay: replayed, Unavailable: unavailable}
+		Replay: replayed, RunCommands: !replayed, Unavailable: unavailable}
 	res := gate.Run(ctx, gates, in, gate.Policy{DryRun: r.cfg.DryRun, Clock: r.opt.Now, StopBlockLimit: r.cfg.StopBlockLimit})
 	for _, msg := range res.Failures {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s\n", msg)
@@ -620,11 +621,11 @@ func (r *run) reject(ctx context.Context, reason string) {
 		rec["truncated"] = truncated
 	}
 	if r.ev != nil {
-		rec["session_id"] = state.Truncate(r.ev.SessionID, 300)
-		rec["event"] = state.Truncate(r.ev.HookEventName, 100)
+		rec["session_id"] = termtext.Cut(r.ev.SessionID, 300)
+		rec["event"] = termtext.Cut(r.ev.HookEventName, 100)
 	}
 	if r.opt.Event != "" {
-		rec["event_arg"] = state.Truncate(r.opt.Event, 100)
+		rec["event_arg"] = termtext.Cut(r.opt.Event, 100)
 	}
 	data, err := json.Marshal(rec)
 	if err == nil {

@@ -1,5 +1,7 @@
 package state
 
+import "github.com/dylan-gluck/spcstr/internal/termtext"
+
 // markDropped remembers, for a state just read, how many entries of each
 // bounded list earlier writes cut off. A version 1 file has no totals: its
 // lists are complete, so nothing was dropped.
@@ -53,12 +55,12 @@ func (s *Session) Bound(keep int) {
 	s.Starts = latest(s.Starts, keep)
 	for i := range s.Prompts {
 		if p := &s.Prompts[i]; len(p.Prompt) > PromptPreviewBytes {
-			p.Prompt, p.Truncated = Truncate(p.Prompt, PromptPreviewBytes), true
+			p.Prompt, p.Truncated = termtext.Cut(p.Prompt, PromptPreviewBytes), true
 		}
 	}
 	for i := range s.Errors {
 		if e := &s.Errors[i]; len(e.Message) > ErrorPreviewBytes {
-			e.Message = Truncate(e.Message, ErrorPreviewBytes)
+			e.Message = termtext.Cut(e.Message, ErrorPreviewBytes)
 		}
 	}
 	old := s.dropped

@@ -64,6 +64,12 @@ func writeHead(w *jwriter.Writer, s *Session) {
 	if len(s.Inherited) > 0 {
 		jsoncodec.WriteMap(o.Key("inherited"), s.Inherited, writeModelUsage)
 	}
+	if s.InheritedCost != nil {
+		writeClaudeCost(o.Key("inherited_cost"), *s.InheritedCost)
+	}
+	if s.Live != nil {
+		writeLive(o.Key("live"), *s.Live)
+	}
 	if s.GitHead != (gitrepo.HeadCache{}) {
 		writeHeadCache(o.Key("git_head"), s.GitHead)
 	}
@@ -97,7 +103,7 @@ var headNames = []string{
 	"permission_mode", "title", "title_source", "agents", "tools_used",
 	"prompts_total", "errors_total", "notifications_total", "agents_total",
 	"todos", "tasks", "tokens", "compactions", "starts", "event_counts",
-	"last_event", "last_event_at", "activity", "transcript_cursor", "subagents", "claude_cost", "forked_from", "inherited", "git_head",
+	"last_event", "last_event_at", "activity", "transcript_cursor", "subagents", "claude_cost", "forked_from", "inherited", "inherited_cost", "live", "git_head",
 	"gates", "notes", "terminal", "section_sums",
 }
 
@@ -174,6 +180,10 @@ func (s *Session) readHeadMember(name string, l *jlexer.Lexer) bool {
 		return jsoncodec.String(l, &s.ForkedFrom)
 	case "inherited":
 		return jsoncodec.Map(l, &s.Inherited, readModelUsage)
+	case "inherited_cost":
+		return jsoncodec.Ptr(l, &s.InheritedCost, readClaudeCost)
+	case "live":
+		return jsoncodec.Ptr(l, &s.Live, readLive)
 	case "git_head":
 		return readHeadCache(l, &s.GitHead)
 	case "gates":

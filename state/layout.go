@@ -9,6 +9,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/logs"
 )
 
@@ -50,11 +51,15 @@ func (l Layout) LogsDir() string { return filepath.Join(l.Dir(), "logs") }
 // ConfigPath returns <root>/.spcstr/config.yaml.
 func (l Layout) ConfigPath() string { return filepath.Join(l.Dir(), "config.yaml") }
 
+// BackupsDir is where spcstr init and uninstall keep the previous copies of
+// the project's .claude/settings*.json (git ignores .spcstr/).
+func (l Layout) BackupsDir() string { return filepath.Join(l.Dir(), "backups") }
+
 // SessionDir returns the folder of one session. It fails for an id that
 // ValidSessionID rejects.
 func (l Layout) SessionDir(id string) (string, error) {
 	if !ValidSessionID(id) {
-		return "", fmt.Errorf("%w: %q", ErrInvalidSessionID, Truncate(id, 80))
+		return "", fmt.Errorf("%w: %q", ErrInvalidSessionID, termtext.Cut(id, 80))
 	}
 	return filepath.Join(l.SessionsDir(), id), nil
 }
@@ -157,17 +162,6 @@ func ValidSessionID(id string) bool {
 
 func isAlnum(c byte) bool {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-}
-
-// Truncate cuts s to at most n bytes without splitting a UTF-8 sequence.
-func Truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }
 
 // FindRoot picks the project root for a hook payload (docs/layout.md):

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 func TestValidSessionID(t *testing.T) {
@@ -90,29 +89,6 @@ func TestLayoutPaths(t *testing.T) {
 			if err != nil && len(err.Error()) > 200 {
 				t.Errorf("%s: error message not bounded: %d bytes", name, len(err.Error()))
 			}
-		}
-	}
-}
-
-func TestTruncate(t *testing.T) {
-	tests := []struct {
-		s    string
-		n    int
-		want string
-	}{
-		{"hello", 10, "hello"},
-		{"hello", 5, "hello"},
-		{"hello", 3, "hel"},
-		{"hello", 0, ""},
-		{"héllo", 2, "h"}, // é is two bytes: do not split it
-		{"héllo", 3, "hé"},
-		{"日本語", 4, "日"},
-		{"日本語", 2, ""},
-	}
-	for _, tt := range tests {
-		got := Truncate(tt.s, tt.n)
-		if got != tt.want || !utf8.ValidString(got) {
-			t.Errorf("Truncate(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/satmath"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // SchemaVersion is the version of the state.json schema written by this
@@ -109,6 +110,17 @@ type Session struct {
 	// session's figure (Claude Code counts them in the fork's too) and are
 	// subtracted when sessions are summed, so that they count once.
 	Inherited map[string]ModelUsage `json:"inherited,omitempty"`
+	// InheritedCost is a fork's inheritance as a figure: its parent's
+	// whole figure at the fork point (Claude Code's own when the parent
+	// had one, else spcstr's estimate of it), whatever it came from (the
+	// parent's main transcript, its subagents, its compactions, an earlier
+	// fork). Claude Code counts it in the fork's own figure; a sum of
+	// sessions subtracts it, so that a lineage counts once. nil for a
+	// session that is no fork, or a fork recorded before it existed.
+	InheritedCost *ClaudeCost `json:"inherited_cost,omitempty"`
+	// Live is Claude Code's live figure of the session, as its status line
+	// command last received it (spcstr statusline): nil until one ran.
+	Live *LiveCost `json:"live,omitempty"`
 	// GitHead caches the branch with its HEAD file's stamp.
 	GitHead gitrepo.HeadCache `json:"git_head,omitzero"`
 
@@ -303,7 +315,7 @@ func (s *Session) SetTitle(t, src string) {
 	if r < cur || r == cur && r <= titleRank(TitlePrompt) {
 		return
 	}
-	s.Title, s.TitleSource = strings.TrimSpace(Truncate(t, TitleBytes)), src
+	s.Title, s.TitleSource = strings.TrimSpace(termtext.Cut(t, TitleBytes)), src
 }
 
 // PromptKindTaskNotification marks prompts injected for finished background

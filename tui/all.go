@@ -14,6 +14,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/dylan-gluck/spcstr/internal/pricing"
@@ -119,8 +120,14 @@ func runProgram(ctx context.Context, m tea.Model, noColor bool, in io.Reader, ou
 	if out != nil {
 		popts = append(popts, tea.WithOutput(out))
 	}
-	if noColor {
+	switch {
+	case noColor:
 		popts = append(popts, tea.WithColorProfile(colorprofile.ASCII))
+	case out == nil || out == io.Writer(os.Stdout):
+		// Lip Gloss detected stdout's colours when it was linked in
+		// (its package Writer): asking Bubble Tea to detect them again
+		// would run a second "tmux info" inside tmux, a few ms at start.
+		popts = append(popts, tea.WithColorProfile(lipgloss.Writer.Profile))
 	}
 	final, err := tea.NewProgram(m, popts...).Run()
 	if err != nil && ctx.Err() != nil {

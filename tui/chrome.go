@@ -49,15 +49,15 @@ func (m Model) header() string {
 		}
 		marks = append(marks, mark{st.Warn.Render(dry), 0})
 	}
-	if c := costTotals(m.strategies.prices, m.st.Summaries(), m.now()); c != "" && m.width >= 100 {
-		marks = append(marks, mark{st.Subtle.Render(c), 3})
+	if c := costTotals(m.strategies.prices, m.st.Summaries(), m.now()); c != "" {
+		marks = append(marks, mark{st.Subtle.Render(c), 4})
 	}
 	marks = append(marks, mark{st.Subtle.Render(count), 3})
 	if n := m.st.NeedsInput(); n > 0 {
 		marks = append(marks, mark{st.NeedsInput.Render(fmt.Sprintf("%d need input", n)), 0})
 	}
 	if live > 0 {
-		marks = append(marks, mark{st.Working.Render(fmt.Sprintf("%d live", live)), 4})
+		marks = append(marks, mark{st.Working.Render(fmt.Sprintf("%d live", live)), 5})
 	}
 	if n := m.ev.FailedOpen(); n > 0 {
 		marks = append(marks, mark{st.Warn.Render(fmt.Sprintf("%d failed open", n)), 0})
@@ -69,7 +69,7 @@ func (m Model) header() string {
 		marks = append(marks, mark{st.Info.Render("⇣follow"), 2})
 	}
 	if !m.watching && !m.opt.NoWatch {
-		marks = append(marks, mark{st.Warn.Render("◌"), 0})
+		marks = append(marks, mark{st.Warn.Render("not watching"), 0})
 	}
 	join := func(limit int) string {
 		var parts []string
@@ -81,13 +81,15 @@ func (m Model) header() string {
 		return strings.Join(parts, " ")
 	}
 	right := join(0)
-	for limit := 1; limit <= 4 && text.Width(title)+1+text.Width(right) > m.width; limit++ {
-		right = join(limit)
+	dropped := false
+	for limit := 1; limit <= 5 && text.Width(title)+1+text.Width(right) > m.width; limit++ {
+		right, dropped = join(limit), true
 	}
-	// The strategies go after the title when they fit beside the rest,
-	// else their count; never wrapped.
+	// The strategies go after the title when they fit beside every
+	// figure, else their count; never wrapped, and never in place of a
+	// figure (names are decoration the Reqs and Loop panes repeat).
 	for _, s := range m.strategyLabels() {
-		if text.Width(title)+1+text.Width(s)+1+text.Width(right) <= m.width {
+		if !dropped && text.Width(title)+1+text.Width(s)+1+text.Width(right) <= m.width {
 			title += " " + s
 			break
 		}
@@ -125,6 +127,9 @@ func (m Model) strategyLabels() []string {
 
 func (m Model) footer() string {
 	st := m.styles
+	if q := m.confirmLine(); q != "" {
+		return text.Fit(st.NeedsInput.Render(q), m.width)
+	}
 	if m.status != "" {
 		return text.Fit(st.Warn.Render(m.status), m.width)
 	}
@@ -228,6 +233,9 @@ func (m Model) helpGroups() []helpGroup {
 			legend("▁▃█", fmt.Sprintf("events per minute over the last %d min", sessions.SparkMinutes)),
 			legend("17t", "tool calls"),
 			legend("1e", "errors (failed tool calls and hooks)"),
+			legend(sessions.GateStoppedMark+"2", "gate decisions that denied a tool call or blocked (a Stop block keeps Claude working); the Decisions view (3, d) says which gate and why"),
+			legend(sessions.GateAskedMark+"1", "gate decisions that asked you to confirm a tool call"),
+			legend(sessions.GateFailedOpenMark+"1", "gates that could not decide and failed open: the action went ahead unchecked"),
 			legend("1a", "subagents running now"),
 			legend("11%", "context window used"),
 			legend("~$0.30", "estimated cost at list prices"),
@@ -239,7 +247,7 @@ func (m Model) helpGroups() []helpGroup {
 			legend("gates: dry run", "gates log what they would decide and block nothing (dry_run in .spcstr/config.yaml)"),
 			legend("(dry run)", "after a strategy: the same, for that strategy"),
 			legend("⇣follow", "the cursor follows the newest session (f)"),
-			legend("◌", "not watching the files: the screen does not refresh"),
+			legend("not watching", "the files are not watched: the screen does not refresh"),
 			legend("reading…", "sessions are still being read"),
 		}},
 	)

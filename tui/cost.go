@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/pricing"
-	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/store"
 )
 
@@ -29,7 +28,7 @@ func costTotals(prices pricing.Table, sums []store.Summary, now time.Time) strin
 // summed is a session's figure in a sum of sessions: a fork's copy of its
 // parent's history counts once, in the parent.
 func summed(prices pricing.Table, s store.Summary) pricing.SessionCost {
-	return prices.Summed(&state.Session{Tokens: s.Tokens, Model: s.Model, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited})
+	return prices.Summed(s.CostState())
 }
 
 // addCost adds a session's figure to all, and to today when its last

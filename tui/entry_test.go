@@ -32,7 +32,7 @@ func TestOpenDecisionInFull(t *testing.T) {
 	}
 	got := all.String()
 	flat := strings.Join(strings.Fields(got), " ")
-	for _, want := range []string{"requirements:commit_plan", "no: dry run", "end-of-reason-marker", `"hook": "PreToolUse"`} {
+	for _, want := range []string{"requirements:commit_plan", "not enforced: dry run", "end-of-reason-marker", `"hook": "PreToolUse"`} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the view lacks %q:\n%s", want, got)
 		}

@@ -143,7 +143,7 @@ func busySession(root string) *state.Session {
 		{Timestamp: ago(25 * time.Minute), Prompt: "Add a /healthz endpoint to the server, make the tests pass and get it reviewed."},
 		{Timestamp: ago(5 * time.Minute), Prompt: "Also log each request\nwith its latency."},
 	}
-	s.Errors = []state.Error{{Timestamp: ago(18 * time.Minute), Type: state.ErrorToolFailure, Message: "Exit code 1\n--- FAIL: TestHealthz: want 200, got 404"}}
+	s.Errors = []state.Error{{Timestamp: ago(18 * time.Minute), Type: state.ErrorToolFailure, Message: "Exit code 1\n--- FAIL: TestHealthz: want 200, got 404", Context: map[string]any{"tool": "Bash"}}}
 	s.Notifications = []state.Notification{{Timestamp: ago(15 * time.Minute), Type: "permission_prompt", Message: "Claude needs your permission to use Bash"}}
 	s.Todos = []state.Todo{
 		{Content: "Find the HTTP handlers", Status: "completed"},

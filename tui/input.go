@@ -65,13 +65,17 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.confirm != nil {
+		return m.confirmKey(k)
+	}
 	if m.focus == PaneSessions && m.list.Editing() {
 		if k.String() == "ctrl+c" {
 			return m, tea.Quit
 		}
+		before := m.list.Filter()
 		cmd := m.list.Update(k)
 		m.follow = false
-		return m, tea.Batch(append(m.selectionChanged(), cmd)...)
+		return m, tea.Batch(append(m.selectionChanged(), cmd, m.filterChanged(before))...)
 	}
 	// The events search: typed keys, and esc while one is set, are its.
 	if m.focus == PaneEvents && (m.ev.Editing() || m.ev.Find() != "" && key.Matches(k, m.ev.Keys.ClearFind)) {

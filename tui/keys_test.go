@@ -159,7 +159,7 @@ func TestReservedRequirementKeys(t *testing.T) {
 	m2.tick = 0
 	m2 = drive(t, m2, m2.Init())
 	m2 = send(t, m2, tea.WindowSizeMsg{Width: 120, Height: 40})
-	m2 = send(t, m2, press("4", "s", "j", "S", "x")...)
+	m2 = send(t, m2, press("4", "s", "y", "j", "S", "y", "x", "y")...)
 	want := "session:1b2c3d4e:commit_plan branch:1b2c3d4e:adr_reviewed clear:1b2c3d4e:adr_reviewed"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("actions %v, want %s", got, want)
@@ -276,7 +276,7 @@ func TestDecisionsKeyTogglesDecisionsOnly(t *testing.T) {
 		"requirements:commit_plan allow PreToolUse: satisfied",
 		"requirements:pre_commit_review deny PreToolUse: Review",
 		"strategy:clean-state block Stop (dry run): uncommitted",
-		"feedback block SubagentStop: run the tests next",
+		"feedback block SubagentStop (kept working): run the tests next",
 		"d all events",
 	} {
 		if !strings.Contains(fr, want) {
@@ -348,9 +348,15 @@ func TestHeaderStrategiesFollowConfigChanges(t *testing.T) {
 	if h := header(); text.Width(h) > 40 || !strings.HasPrefix(h, "spcstr") {
 		t.Fatalf("40 columns: header %q", h)
 	}
+	// The strategies are decoration the Reqs and Loop panes repeat: at
+	// 64 columns they give way to the figures, at 80 their count fits.
 	m = send(t, m, tea.WindowSizeMsg{Width: 64, Height: 30})
-	if h := header(); !strings.Contains(h, "2 strategies") {
-		t.Fatalf("64 columns: want the count, header %q", h)
+	if h := header(); strings.Contains(h, "strateg") || !strings.Contains(h, "~$0.63") {
+		t.Fatalf("64 columns: want the cost and no strategies, header %q", h)
+	}
+	m = send(t, m, tea.WindowSizeMsg{Width: 80, Height: 30})
+	if h := header(); !strings.Contains(h, "2 strategies") || !strings.Contains(h, "~$0.63") {
+		t.Fatalf("80 columns: want the count and the cost, header %q", h)
 	}
 }
 

@@ -96,7 +96,7 @@ func focusCmd(ctx context.Context, l state.Layout, id string) tea.Cmd {
 // front (its terminal says so).
 func notifyCmd(ctx context.Context, l state.Layout, n notify.Notice, m notify.Method, inTmux bool) tea.Cmd {
 	return func() tea.Msg {
-		if s, err := l.Load(n.ID); err == nil && focus.Active(ctx, s.Terminal) {
+		if s, err := l.Load(n.ID); err == nil && focus.Active(ctx, s.Terminal, focus.Options{}) {
 			return nil
 		}
 		if m.Kind == "command" {
@@ -137,7 +137,11 @@ func timelineCmd(l state.Layout, ids, titles []string, since time.Time) tea.Cmd 
 // entryCmd finds the log entry ev was read from.
 func entryCmd(l state.Layout, ev store.Event) tea.Cmd {
 	return func() tea.Msg {
-		raw, ok := store.FindEntry(l.LogsDir(), ev)
+		find := func() ([]byte, bool) { return store.FindEntry(l.LogsDir(), ev) }
+		if ev.Event == "Custom" { // from the session's observability log
+			find = func() ([]byte, bool) { return store.FindCustom(l, ev) }
+		}
+		raw, ok := find()
 		return entryMsg{ev: ev, raw: raw, ok: ok}
 	}
 }
@@ -168,18 +172,9 @@ func strategiesCmd(l state.Layout) tea.Cmd {
 		}
 		var perr error
 		msg.prices, perr = pricing.Load(cfg)
-		var dash struct {
-			Bell          bool     `yaml:"bell"`
-			Notify        bool     `yaml:"notify"`
-			NotifyVia     string   `yaml:"notify_via"`
-			NotifyCommand []string `yaml:"notify_command"`
-			// NotifyAfter is how long a turn must run for its end to be
-			// notified ("2m" by default; "0" or "off": never).
-			NotifyAfter string `yaml:"notify_after"`
-		}
-		derr := cfg.Section("dashboard", &dash)
-		msg.bell = dash.Bell
-		msg.notify = dash.Notify
+		dash, derr := dashboardSettings(cfg, os.Getenv)
+		msg.bell = dash.Bell != nil && *dash.Bell
+		msg.notify = dash.Notify != nil && *dash.Notify
 		msg.method, msg.methodErr = notify.Choose(dash.NotifyVia, dash.NotifyCommand, os.Getenv)
 		msg.inTmux = os.Getenv("TMUX") != ""
 		switch dash.NotifyAfter {
@@ -274,4 +269,47 @@ func (m *Model) runAction(a reqs.ActionMsg) tea.Cmd {
 // git (docs/layout.md).
 func RequirementsDir(root string) string {
 	return requirements.Locate(root).Dir
+}
+
+// dashboardSection is the dashboard: section of a config file.
+type dashboardSection struct {
+	Bell          *bool    `yaml:"bell"`
+	Notify        *bool    `yaml:"notify"`
+	NotifyVia     string   `yaml:"notify_via"`
+	NotifyCommand []string `yaml:"notify_command"`
+	// NotifyAfter is how long a turn must run for its end to be notified
+	// ("2m" by default; "0" or "off": never).
+	NotifyAfter string `yaml:"notify_after"`
+}
+
+// dashboardSettings merges the dashboard: sections of the project's config
+// and of the user's own (config.UserPath), the user's winning. The command
+// the dashboard runs (notify_command) comes from the user's config only:
+// the project's file is the repository's, and the dashboard runs nothing a
+// repository chose (docs/security.md; doctor warns about it).
+func dashboardSettings(project *config.Config, getenv func(string) string) (dashboardSection, error) {
+	var d, u dashboardSection
+	err := project.Section("dashboard", &d)
+	projectCommand := len(d.NotifyCommand) > 0
+	d.NotifyCommand = nil
+	if path := config.UserPath(getenv); path != "" {
+		ucfg, uerr := config.Load(path)
+		if uerr == nil {
+			uerr = ucfg.Section("dashboard", &u)
+		}
+		err = cmp.Or(err, uerr)
+	}
+	if u.Bell != nil {
+		d.Bell = u.Bell
+	}
+	if u.Notify != nil {
+		d.Notify = u.Notify
+	}
+	d.NotifyVia = cmp.Or(u.NotifyVia, d.NotifyVia)
+	d.NotifyAfter = cmp.Or(u.NotifyAfter, d.NotifyAfter)
+	d.NotifyCommand = u.NotifyCommand
+	if projectCommand && d.NotifyVia == "command" && len(d.NotifyCommand) == 0 {
+		err = cmp.Or(err, fmt.Errorf("the project's .spcstr/config.yaml sets dashboard.notify_command, which the dashboard never runs: put your own in %s", config.UserPath(getenv)))
+	}
+	return d, err
 }

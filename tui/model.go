@@ -107,6 +107,8 @@ type Model struct {
 	follow        bool
 	status        string
 	statusUntil   time.Time
+	// confirm is a requirement action waiting for y/n (confirm.go).
+	confirm *reqs.ActionMsg
 
 	// selected is the session the panes show; selState its full state.
 	selected   string
@@ -264,6 +266,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tailMsg:
 		r := m.st.ApplyTail(msg.Tail, m.selected)
+		m.rebuildRows() // the rows' gate counts
 		m.showEvents()
 		cmds = append(cmds, m.read(r)...)
 		cmds = append(cmds, m.loadCustom())
@@ -284,8 +287,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case events.OpenMsg, entryMsg, focusDoneMsg, notifyRawMsg, notifyErrMsg, timelineMsg, timeline.ReloadMsg:
 		cmds = append(cmds, m.reach(msg))
+	case searchWaitMsg, searchMsg:
+		cmds = append(cmds, m.onSearch(msg))
 	case reqs.ActionMsg:
-		cmds = append(cmds, m.runAction(msg))
+		m.askAction(msg)
 	case actionDoneMsg:
 		if msg.err != nil {
 			m.flash(msg.err.Error())
@@ -441,7 +446,7 @@ func (m *Model) rebuildRows() {
 	sums := m.st.Summaries()
 	rows := make([]sessions.Row, 0, len(sums))
 	for _, s := range sums {
-		rows = append(rows, sessions.Row{Summary: s, Display: m.st.Display(s)})
+		rows = append(rows, sessions.Row{Summary: s, Display: m.st.Display(s), Gates: m.st.Gates(s.ID)})
 	}
 	m.list.SetRows(rows)
 	m.watchAsking(rows)

@@ -51,3 +51,28 @@ func TestDecisionsViewShowsWarningsAndCustomEvents(t *testing.T) {
 		t.Errorf("custom events shown outside the decisions view:\n%s", fr)
 	}
 }
+
+// TestEnterOnACustomEvent: enter on a custom event in the decisions view
+// shows its observability line, not "no longer in the log".
+func TestEnterOnACustomEvent(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	path, err := f.layout.ObservabilityPath(idBusy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := `{"session_id":"` + idBusy + `","request_id":"0123456789abcdef","timestamp":"` + ago(time.Second/2).UTC().Format(time.RFC3339Nano) +
+		`","event_type":"custom","strategy_name":"strategy:token-budget","hook_name":"UserPromptSubmit","custom_event_type":"threshold_crossed","payload":{"level":"emergency"}}` + "\n"
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := start(t, f, 120, 40)
+	m = send(t, m, press("3", "d", "G", "enter")...)
+	p := plain(m)
+	if !m.showEntry || strings.Contains(p, "no longer in the log") || !strings.Contains(p, `"custom_event_type": "threshold_crossed"`) {
+		t.Fatalf("enter on the custom event:\n%s", p)
+	}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"sort"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -49,7 +50,12 @@ const timelineLanes = 8
 // openTimeline shows the timeline and reads its lanes.
 func (m *Model) openTimeline() tea.Cmd {
 	m.showTimeline = true
-	m.tl.Open(m.selected)
+	// Fitted to the selected session: from its start to its last event.
+	var from, to time.Time
+	if sum, ok := m.st.Summary(m.selected); ok {
+		from, to = sum.CreatedAt, sum.LastAt
+	}
+	m.tl.Open(m.selected, from, to)
 	m.tl.SetSize(m.width, m.bodyHeight()+1)
 	return m.readTimeline()
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -41,7 +42,7 @@ func TestRequirementActionsEndToEnd(t *testing.T) {
 		}
 		// (b) the pane, after its reload
 		fr := plain(m)
-		mark := "⬜ " + name
+		mark := "☐ " + name
 		if want {
 			mark = "✓ " + name
 		}
@@ -69,16 +70,32 @@ func TestRequirementActionsEndToEnd(t *testing.T) {
 
 	m = send(t, m, press("4", "j")...)
 	check("before", false)
+	// s asks first; n leaves the state alone.
 	m = send(t, m, press("s")...)
+	if fr := plain(m); !strings.Contains(fr, "Satisfy "+name+" for this session? y/n") {
+		t.Errorf("s: no question in the footer:\n%s", fr)
+	}
+	m = send(t, m, press("n")...)
+	check("after s, n", false)
+	m = send(t, m, press("s", "y")...)
 	if fr := plain(m); !strings.Contains(fr, "satisfied for this session: "+name) {
 		t.Errorf("s: no confirmation in the footer:\n%s", fr)
 	}
-	check("after s", true)
+	check("after s, y", true)
+	if file, err := requirements.Locate(root).Load(); err != nil {
+		t.Fatal(err)
+	} else if b, _ := json.Marshal(file.Requirements[name]); !strings.Contains(string(b), `"satisfied_by":"dashboard"`) {
+		t.Errorf("the state file does not record satisfied_by dashboard: %s", b)
+	}
 	// Another session of the branch is not satisfied by a session-level s.
 	if sts, _ := requirements.Statuses(root, idBg); satisfied(sts, name) {
 		t.Errorf("s for %s satisfied %s for %s too", idBusy, name, idBg)
 	}
 	m = send(t, m, press("x")...)
+	if fr := plain(m); !strings.Contains(fr, "Clear "+name+" for this session? y/n") {
+		t.Errorf("x: no question in the footer:\n%s", fr)
+	}
+	m = send(t, m, press("y")...)
 	if fr := plain(m); !strings.Contains(fr, "cleared: "+name) {
 		t.Errorf("x: no confirmation in the footer:\n%s", fr)
 	}

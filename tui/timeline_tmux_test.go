@@ -35,14 +35,14 @@ func TestTmuxTimelineAndEntry(t *testing.T) {
 	}
 	p.waitFor("timeline lane title", 10*time.Second)
 	p.run("send-keys", "-t", p.session, "t")
-	p.waitFor("Timeline · last 1h", 10*time.Second)
+	p.waitFor("Timeline · last 5m", 10*time.Second)
 	p.waitFor("✗", 10*time.Second)
 	p.waitFor("━", 10*time.Second)
 	p.run("send-keys", "-t", p.session, "Enter")
-	p.waitFor("enforced", 10*time.Second)
+	p.waitFor("the tool call was refused", 10*time.Second)
 	p.waitFor("END-OF-REASON", 10*time.Second)
 	p.run("send-keys", "-t", p.session, "Escape")
-	p.waitFor("Timeline · last 1h", 10*time.Second)
+	p.waitFor("Timeline · last 5m", 10*time.Second)
 	p.run("send-keys", "-t", p.session, "Escape")
 	p.waitFor("? keys", 10*time.Second)
 }

@@ -177,7 +177,7 @@ func TestTmuxHookAppearsOnScreen(t *testing.T) {
 	p.waitFor("working", 30*time.Second)
 	// Narrow the window: the stacked layout with tabs.
 	p.run("resize-window", "-t", p.session, "-x", "40", "-y", "30")
-	p.waitFor(" Sessions  Detail  Events", 30*time.Second)
+	p.waitFor("[Sessions] Detail  Events", 30*time.Second)
 	// q quits cleanly: the pane's process exits and the server goes away.
 	p.run("send-keys", "-t", p.session, "q")
 	deadline := time.Now().Add(30 * time.Second)

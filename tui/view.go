@@ -17,6 +17,11 @@ func (m Model) listWidth() int {
 	if !m.wide() {
 		return m.width
 	}
+	// Two fifths of the width up to 56 columns; from 180 columns half of
+	// it, up to 100, so that a long title is not cut.
+	if m.width >= 180 {
+		return min(m.width/2, 100)
+	}
 	return min(max(m.width*2/5, 36), 56)
 }
 
@@ -82,13 +87,20 @@ func (m Model) tabAt(x int) (Pane, bool) {
 	return 0, false
 }
 
+// focusedTab is the label of the focused pane's tab: in brackets, so that
+// it shows without colour or reverse video (same width as " name ").
+func focusedTab(name string) string { return "[" + name + "]" }
+
 func (m Model) tabs(active Pane, w int) string {
 	var b strings.Builder
 	for _, p := range m.tabPanes() {
 		label := " " + paneNames[p] + " "
-		if p == active {
-			b.WriteString(m.styles.TabActive.Render(label))
-		} else {
+		switch {
+		case p == active && p == m.focus:
+			b.WriteString(m.styles.TabActive.Render(focusedTab(paneNames[p])))
+		case p == active:
+			b.WriteString(m.styles.TabShown.Render(label))
+		default:
 			b.WriteString(m.styles.Tab.Render(label))
 		}
 	}
@@ -145,7 +157,7 @@ func (m Model) Render() string {
 		rw := w - lw - 1
 		listTitle := st.Section.Render("Sessions")
 		if m.focus == PaneSessions {
-			listTitle = st.TabActive.Render(" Sessions ")
+			listTitle = st.TabActive.Render(focusedTab("Sessions"))
 		}
 		lines = append(lines, text.Fit(listTitle, lw)+st.Faint.Render("│")+m.tabs(m.rightActive(), rw))
 		left := strings.Split(m.list.View(), "\n")

@@ -86,8 +86,12 @@ func Check(scenarioPath string, r *Result) []string {
 		}
 	}
 	want := 1
-	if r.ThenSessionID != "" && r.ThenSessionID != r.SessionID {
-		want = 2 // a fork: a session of its own
+	prev := r.SessionID
+	for _, id := range append([]string{r.ThenSessionID}, r.MoreSessionIDs...) {
+		if id != "" && id != prev {
+			want++ // a fork: a session of its own
+		}
+		prev = id
 	}
 	if len(sids) != want {
 		fail("%d session ids, want %d", len(sids), want)

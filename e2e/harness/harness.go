@@ -75,8 +75,11 @@ type Result struct {
 	// scenario has a Then run; ThenSessionID is the second run's (a fork's
 	// is new), ThenExitCode and ThenElapsed its exit code and time.
 	SessionID, ThenSessionID string
-	ThenExitCode             int
-	ThenElapsed              time.Duration
+	// MoreSessionIDs are the sessions of the runs after the second (a
+	// Then's own Then: claude.then3.*, claude.then4.*, …).
+	MoreSessionIDs []string
+	ThenExitCode   int
+	ThenElapsed    time.Duration
 }
 
 // Run runs one scenario with the CLI and wrapper of env.
@@ -152,22 +155,32 @@ func (env *Env) Run(ctx context.Context, o Options) (*Result, error) {
 	if err := waitSessionEnds(ctx, filepath.Join(out, "hook_results.jsonl"), 1, timeout); err != nil {
 		return r, err
 	}
-	args := []string{"-p", sc.Then.Prompt, "--resume", r.SessionID}
-	if sc.Then.Fork {
-		args = append(args, "--fork-session")
-	}
-	args = append(args, sc.Args...)
-	r.ThenExitCode, r.ThenElapsed, err = env.runClaude(ctx, sc, r.Project, out, "claude.then", env2, timeout, args)
-	if err != nil {
-		return r, err
-	}
-	if r.ThenSessionID, err = resultSessionID(filepath.Join(out, "claude.then.stdout")); err != nil {
-		return r, err
-	}
-	// SessionEnd hooks run as the CLI exits: the run is over once both
-	// sessions' have been recorded.
-	if err := waitSessionEnds(ctx, filepath.Join(out, "hook_results.jsonl"), 2, timeout); err != nil {
-		return r, err
+	prev, name := r.SessionID, "claude.then"
+	for n, c := 2, sc.Then; c != nil; n, c = n+1, c.Then {
+		args := []string{"-p", c.Prompt, "--resume", prev}
+		if c.Fork {
+			args = append(args, "--fork-session")
+		}
+		args = append(args, sc.Args...)
+		code, elapsed, err := env.runClaude(ctx, sc, r.Project, out, name, env2, timeout, args)
+		if err != nil {
+			return r, err
+		}
+		id, err := resultSessionID(filepath.Join(out, name+".stdout"))
+		if err != nil {
+			return r, err
+		}
+		if n == 2 {
+			r.ThenExitCode, r.ThenElapsed, r.ThenSessionID = code, elapsed, id
+		} else {
+			r.MoreSessionIDs = append(r.MoreSessionIDs, id)
+		}
+		// SessionEnd hooks run as the CLI exits: this run is over once
+		// every session's so far has been recorded.
+		if err := waitSessionEnds(ctx, filepath.Join(out, "hook_results.jsonl"), n, timeout); err != nil {
+			return r, err
+		}
+		prev, name = id, fmt.Sprintf("claude.then%d", n+1)
 	}
 	return r, nil
 }

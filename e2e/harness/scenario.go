@@ -40,10 +40,12 @@ type Scenario struct {
 	Expect Expect `json:"expect"`
 }
 
-// Continue is a scenario's second run.
+// Continue is a scenario's second run; its own Then, a third run that
+// resumes (or forks) the second's session, and so on (a fork of a fork).
 type Continue struct {
-	Prompt string `json:"prompt"`
-	Fork   bool   `json:"fork"`
+	Prompt string    `json:"prompt"`
+	Fork   bool      `json:"fork"`
+	Then   *Continue `json:"then"`
 }
 
 // Turn is one scripted answer of the model.

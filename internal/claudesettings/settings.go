@@ -87,6 +87,11 @@ type Document struct {
 	Path string
 	// Exists is false when the file was missing.
 	Exists bool
+	// BackupDir is where Save keeps the copy of the previous file ("":
+	// beside it). A project's files keep theirs in a folder git ignores
+	// (spcstr init sets .spcstr/backups), never as an untracked file
+	// beside a committed one.
+	BackupDir string
 
 	orig  []byte
 	root  *node
@@ -218,6 +223,12 @@ func (d *Document) Save() (backup string, err error) {
 	}
 	if d.Exists {
 		backup = d.Path + BackupSuffix
+		if d.BackupDir != "" {
+			if err := os.MkdirAll(d.BackupDir, 0o700); err != nil {
+				return "", fmt.Errorf("back up %s: %w", d.Path, err)
+			}
+			backup = filepath.Join(d.BackupDir, filepath.Base(d.Path)+BackupSuffix)
+		}
 		if err := WriteFileAtomic(backup, d.orig, perm); err != nil {
 			return "", fmt.Errorf("back up %s: %w", d.Path, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -206,4 +207,22 @@ func (c *Config) Lookup(name string) (value any, ok bool, err error) {
 		}
 	}
 	return nil, false, nil
+}
+
+// UserPath is the user's own spcstr config, $XDG_CONFIG_HOME/spcstr/config.yaml
+// (default ~/.config/spcstr/config.yaml), with getenv's values ("" when
+// neither variable is set). It holds what only the user may choose, such as
+// the commands the dashboard runs (its dashboard: section has the project
+// file's keys): a project's .spcstr/config.yaml is data from the repository
+// (docs/security.md).
+func UserPath(getenv func(string) string) string {
+	base := getenv("XDG_CONFIG_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home := getenv("HOME")
+		if home == "" {
+			return ""
+		}
+		base = filepath.Join(home, ".config")
+	}
+	return filepath.Join(base, "spcstr", "config.yaml")
 }

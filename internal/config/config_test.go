@@ -121,3 +121,17 @@ func TestPositions(t *testing.T) {
 		t.Fatalf("missing section: %v %v", ok, err)
 	}
 }
+
+func TestUserPath(t *testing.T) {
+	for _, tt := range []struct{ xdg, home, want string }{
+		{"/x/conf", "/home/u", "/x/conf/spcstr/config.yaml"},
+		{"", "/home/u", "/home/u/.config/spcstr/config.yaml"},
+		{"relative", "/home/u", "/home/u/.config/spcstr/config.yaml"},
+		{"", "", ""},
+	} {
+		env := map[string]string{"XDG_CONFIG_HOME": tt.xdg, "HOME": tt.home}
+		if got := UserPath(func(k string) string { return env[k] }); got != tt.want {
+			t.Errorf("UserPath(%q, %q) = %q, want %q", tt.xdg, tt.home, got, tt.want)
+		}
+	}
+}

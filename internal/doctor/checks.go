@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goccy/go-yaml"
+
 	"github.com/dylan-gluck/spcstr/internal/claudesettings"
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
@@ -74,6 +76,12 @@ func checkBinary(_ context.Context, env *Env) []Finding {
 			Fix: "to type spcstr anywhere, put its folder on PATH (go install puts it in $(go env GOPATH)/bin)"})
 	case exe == "" || sameFile(onPath, exe):
 		out = append(out, Finding{Severity: OK, Message: "spcstr on PATH is this binary", Path: onPath})
+	case !registersBare(env):
+		// The hooks name their binary by its absolute path (spcstr init
+		// run from a binary not on PATH does): PATH does not choose it.
+		out = append(out, Finding{Severity: Info,
+			Message: fmt.Sprintf("spcstr on PATH (%s) is not this binary (%s): typing spcstr runs the other one; the hooks registered here name their binary by path, so PATH does not change them", onPath, exe),
+			Fix:     "remove the binary you do not want, or put the right one first on PATH", Path: onPath})
 	default:
 		out = append(out, Finding{Severity: Warning,
 			Message: fmt.Sprintf("spcstr on PATH (%s) is not this binary (%s): hooks registered as \"spcstr hook\" run the other one", onPath, exe),
@@ -307,7 +315,22 @@ func checkConfig(_ context.Context, env *Env) []Finding {
 			Message: fmt.Sprintf("its pricing: section is not usable, so costs use the bundled prices: %s", first),
 			Fix:     "give each model input, output, cache_read, cache_write (5-minute) and cache_write_1h in US dollars per million tokens (see docs/cost.md)"}}
 	}
-	return []Finding{{Severity: OK, Message: env.Rel(path) + " parses", Path: path}}
+	out := []Finding{{Severity: OK, Message: env.Rel(path) + " parses", Path: path}}
+	if v, _, _ := cfg.Lookup("dashboard"); v != nil {
+		sets := false
+		if m, ok := v.(yaml.MapSlice); ok {
+			for _, kv := range m {
+				sets = sets || kv.Key == "notify_command"
+			}
+		}
+		if sets {
+			user := config.UserPath(env.Getenv)
+			out = append(out, Finding{Severity: Warning, Path: path,
+				Message: fmt.Sprintf("%s sets dashboard.notify_command, which the dashboard never runs: a project's file is the repository's, and the dashboard runs only commands from your own config (%s)", env.Rel(path), user),
+				Fix:     "if the command is yours, move dashboard.notify_command (and notify_via) to " + user + "; otherwise remove it from the project's config"})
+		}
+	}
+	return out
 }
 
 // corruptMarker is what jsonfile.SetAsideName puts in a set-aside name.
@@ -378,7 +401,9 @@ func checkGitignore(ctx context.Context, env *Env) []Finding {
 		Message: ".spcstr/ is not ignored by git: recorded sessions (prompts, tool output) could be committed",
 		Fix:     `run "spcstr init" (it adds .spcstr/ to .gitignore), or add the line .spcstr/ to .gitignore yourself`}
 	if env.Git != "" {
-		cmd := exec.CommandContext(ctx, env.Git, "check-ignore", "-q", install.IgnoreLine)
+		// The project's own git configuration may name programs
+		// (core.fsmonitor): doctor asks git with them switched off.
+		cmd := exec.CommandContext(ctx, env.Git, "-c", "core.fsmonitor=false", "check-ignore", "-q", install.IgnoreLine)
 		cmd.Dir = env.Root
 		err := cmd.Run()
 		var ee *exec.ExitError
@@ -423,4 +448,16 @@ func checkTempFiles(_ context.Context, env *Env) []Finding {
 		return []Finding{{Severity: OK, Message: "no leftover temporary files"}}
 	}
 	return out
+}
+
+// registersBare reports whether a registered spcstr hook names its binary
+// without a path ("spcstr hook"), so that PATH chooses which one runs.
+func registersBare(env *Env) bool {
+	hs, _ := spcstrHandlers(env)
+	for _, h := range hs {
+		if prog := claudesettings.ProgramOf(h.Command, h.Args); !strings.ContainsAny(prog, `/\$~`) {
+			return true
+		}
+	}
+	return false
 }

@@ -137,8 +137,9 @@ type Env struct {
 	Executable string
 	// Version is the running spcstr's version line (buildinfo.String).
 	Version string
-	// RunVersion runs a program with --version and returns its first line.
-	RunVersion func(ctx context.Context, prog string) (string, error)
+	// ReadVersion reads a program's version line from its file, never by
+	// running it (buildinfo.ReadFile).
+	ReadVersion func(prog string) (string, error)
 	// ManagedFiles are the organization's managed settings files.
 	ManagedFiles []string
 	// Git is the git program, "" when git is not installed.
@@ -173,7 +174,7 @@ func DefaultEnv(root string) *Env {
 		ManagedFiles: managedFiles(),
 		Now:          time.Now(),
 		Version:      buildinfo.String(),
-		RunVersion:   runVersion,
+		ReadVersion:  buildinfo.ReadFile,
 	}
 	if exe, err := os.Executable(); err == nil {
 		e.Executable = exe

@@ -60,7 +60,7 @@ func newFixture(t *testing.T) *fixture {
 		Version:    "spcstr v1",
 		// A program's "version" is its file's second line: nothing written
 		// here is executed (no ETXTBSY under parallel tests).
-		RunVersion: func(_ context.Context, prog string) (string, error) {
+		ReadVersion: func(prog string) (string, error) {
 			b, err := os.ReadFile(prog)
 			lines := strings.Split(string(b), "\n")
 			if err != nil || len(lines) < 2 || lines[1] == "" {
@@ -409,7 +409,7 @@ func TestRecorder(t *testing.T) {
 	}
 	f.write(lean, "#!/bin/sh\n")
 	r = Run(context.Background(), f.env, full)
-	if r.Healthy || r.Findings[2].Severity != Error || !strings.Contains(r.Findings[2].Message, "--version fails") {
+	if r.Healthy || r.Findings[2].Severity != Error || !strings.Contains(r.Findings[2].Message, "not a build of spcstr-hook doctor can read") {
 		t.Fatalf("does not run: %+v", r.Findings)
 	}
 	if err := os.Remove(lean); err != nil {
@@ -429,5 +429,5 @@ func TestRecorder(t *testing.T) {
 // withFreshSettings copies env without its loaded settings files.
 func withFreshSettings(e *Env) *Env {
 	return &Env{Root: e.Root, Getenv: e.Getenv, LookPath: e.LookPath, Executable: e.Executable,
-		ManagedFiles: e.ManagedFiles, Git: e.Git, Now: e.Now, Version: e.Version, RunVersion: e.RunVersion}
+		ManagedFiles: e.ManagedFiles, Git: e.Git, Now: e.Now, Version: e.Version, ReadVersion: e.ReadVersion}
 }

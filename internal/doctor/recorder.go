@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/claudesettings"
 )
@@ -16,23 +14,9 @@ import (
 // version side by side.
 const installBoth = "install spcstr and spcstr-hook together: in your spcstr checkout run go install ./cmd/... (or unpack both from one release archive), then run spcstr init"
 
-// versionTimeout bounds one run of "spcstr-hook --version".
-const versionTimeout = 10 * time.Second
-
-// runVersion runs prog --version and returns its first line.
-func runVersion(ctx context.Context, prog string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, prog, "--version").Output()
-	if err != nil {
-		return "", err
-	}
-	line, _, _ := strings.Cut(string(out), "\n")
-	return strings.TrimSpace(line), nil
-}
-
-// checkRecorder: a registered spcstr-hook (the lean recorder) runs and is
-// the same version as this spcstr; without one, the hooks run "spcstr
+// checkRecorder: a registered spcstr-hook (the lean recorder) is a Go
+// program of the same version as this spcstr (its build is read from the
+// file, never by running it: a project's settings name it); without one, the hooks run "spcstr
 // hook", which records the same, only slower, and doctor says how to
 // install the lean one.
 func checkRecorder(ctx context.Context, env *Env) []Finding {
@@ -73,11 +57,11 @@ func checkRecorder(ctx context.Context, env *Env) []Finding {
 		}
 		where := env.Rel(from[i].Path)
 		remove := "or remove " + claudesettings.ShellQuote(prog) + " and run spcstr init (the hooks then run spcstr hook)"
-		v, err := env.RunVersion(ctx, prog)
+		v, err := env.ReadVersion(prog)
 		switch {
 		case err != nil:
 			out = append(out, Finding{Severity: Error, Path: prog,
-				Message: fmt.Sprintf("%s registers %q, but %s --version fails (%v): the hooks fail and nothing is recorded", where, h.Command, prog, err),
+				Message: fmt.Sprintf("%s registers %q, but %s is not a build of spcstr-hook doctor can read (%v): the hooks may fail and record nothing", where, h.Command, prog, err),
 				Fix:     installBoth + "; " + remove})
 		case v != env.Version:
 			out = append(out, Finding{Severity: Warning, Path: prog,
@@ -90,6 +74,16 @@ func checkRecorder(ctx context.Context, env *Env) []Finding {
 	}
 	switch {
 	case lean:
+	case len(hs) == 0 && beside != "":
+		// Nothing registered (after spcstr uninstall, or before init):
+		// no hook runs anything.
+		out = append(out, Finding{Severity: Info, Path: beside,
+			Message: "spcstr-hook, the lean recorder, is installed beside spcstr; no spcstr hook is registered here",
+			Fix:     "run spcstr init: it registers spcstr-hook"})
+	case len(hs) == 0:
+		out = append(out, Finding{Severity: Info,
+			Message: "spcstr-hook, the lean recorder, is not installed beside spcstr; no spcstr hook is registered here (spcstr init would register spcstr hook, which records the same, a little slower)",
+			Fix:     installBoth})
 	case beside != "":
 		out = append(out, Finding{Severity: Info, Path: beside,
 			Message: "spcstr-hook, the lean recorder, is installed beside spcstr but the hooks run spcstr hook (the same records, a little slower on every tool call)",

@@ -151,44 +151,47 @@ func splitLines(data []byte) [][]byte {
 
 // DropTornLines rewrites a JSON Lines file without its torn lines, which
 // are kept beside it in <name>.torn (appended): the --fix of a torn
-// observability log. It replaces the file atomically.
+// observability log. It replaces the file atomically, under the lock the
+// appenders take (logs.RewriteLines): no line appended meanwhile is lost.
 func DropTornLines(path string) (dropped int, err error) {
-	data, err := safefs.ReadFile(path, logs.MaxLinesBytes)
-	if err != nil {
-		return 0, err
-	}
-	var keep, torn bytes.Buffer
-	for _, line := range splitLines(data) {
-		if json.Valid(line) {
-			keep.Write(line)
-			keep.WriteByte('\n')
-		} else {
-			torn.Write(line)
-			torn.WriteByte('\n')
-			dropped++
+	err = logs.RewriteLines(path, func(data []byte) ([]byte, error) {
+		var keep, torn bytes.Buffer
+		dropped = 0
+		for _, line := range splitLines(data) {
+			if json.Valid(line) {
+				keep.Write(line)
+				keep.WriteByte('\n')
+			} else {
+				torn.Write(line)
+				torn.WriteByte('\n')
+				dropped++
+			}
 		}
-	}
-	if dropped == 0 {
-		return 0, nil
-	}
-	root, err := os.OpenRoot(filepath.Dir(path))
+		if dropped == 0 {
+			return nil, nil
+		}
+		root, err := os.OpenRoot(filepath.Dir(path))
+		if err != nil {
+			return nil, err
+		}
+		defer root.Close()
+		f, err := root.OpenFile(filepath.Base(path)+logs.TornSuffix, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		_, werr := f.Write(torn.Bytes())
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return nil, werr
+		}
+		return keep.Bytes(), nil
+	})
 	if err != nil {
 		return 0, err
 	}
-	defer root.Close()
-	name := filepath.Base(path)
-	f, err := root.OpenFile(name+logs.TornSuffix, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return 0, err
-	}
-	_, werr := f.Write(torn.Bytes())
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return 0, werr
-	}
-	return dropped, safefs.WriteAtomic(root, name, keep.Bytes(), 0o644)
+	return dropped, nil
 }
 
 // RecordsCheck is the check of the durable record alone, for spcstr

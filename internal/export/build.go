@@ -161,7 +161,7 @@ func (b *builder) summary(ctx context.Context, s *state.Session, t *tally) *Summ
 	sum.Cost = cost(sc)
 	if s.ForkedFrom != "" || len(s.Inherited) > 0 {
 		sum.Cost.ForkedFrom = s.ForkedFrom
-		sum.Cost.InheritedUSD = usd(sc.USD - b.opt.Prices.Summed(s).USD)
+		sum.Cost.InheritedUSD = usd(sc.InheritedUSD)
 	}
 
 	sum.Prompts = prompts(s.Prompts)

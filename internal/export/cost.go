@@ -21,15 +21,21 @@ func cost(sc pricing.SessionCost) Cost {
 	if c.Unpriced == nil {
 		c.Unpriced = []string{}
 	}
-	if sc.Known() || (sc.Source == pricing.SourceClaudeCode && len(sc.Models) > 0) {
+	if sc.Known() {
 		c.USD = usd(sc.USD)
 		c.LowerBound = !sc.Priced
+	}
+	if sc.ClaudeGuessUSD > 0 {
+		c.ClaudeCodeGuessUSD = usd(sc.ClaudeGuessUSD)
 	}
 	for _, m := range sc.Models {
 		mc := ModelCost{Model: m.Model, Input: m.Tokens.Input, Output: m.Tokens.Output,
 			CacheRead: m.Tokens.CacheRead, CacheCreation: m.Tokens.CacheCreation}
 		if m.Priced {
 			mc.USD = usd(m.USD)
+		}
+		if m.InheritedUSD > 0 {
+			mc.InheritedUSD = usd(m.InheritedUSD)
 		}
 		c.Models = append(c.Models, mc)
 	}

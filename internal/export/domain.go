@@ -57,23 +57,11 @@ func domainFeedbackLoop(_ context.Context, l state.Layout, s *state.Session) (*F
 		State: st.State, Active: lp.Active, Iteration: lp.Iteration, MaxIterations: st.MaxIterations,
 		Loops: lp.Loops, StartedAt: timePtr(lp.StartedAt), CompletedAt: lp.CompletedAt,
 	}
-	for _, d := range st.Domains {
-		fd := FeedbackDomain{Name: d.Name, Files: d.Files}
-		for _, ph := range d.Phases {
-			status := ph.Status
-			if status == "" {
-				status = PhaseNotRun
-			}
-			switch ph.Name {
-			case feedback.PhaseReview:
-				fd.Review = status
-			case feedback.PhaseTestPlanning:
-				fd.TestPlanning = status
-			case feedback.PhaseTesting:
-				fd.Testing = status
-			}
-		}
-		f.Domains = append(f.Domains, fd)
+	for _, r := range st.Table() {
+		f.Domains = append(f.Domains, FeedbackDomain{
+			Name: r.Name, Files: r.Files,
+			Review: phaseResult(r.Review), TestPlanning: phaseResult(r.TestPlanning), Testing: phaseResult(r.Testing),
+		})
 	}
 	if e := st.Escalation; e != nil {
 		f.Escalation = &FeedbackEscalate{Reason: e.Reason, Message: e.Message, At: e.At.UTC()}
@@ -92,6 +80,14 @@ func domainFeedbackLoop(_ context.Context, l state.Layout, s *state.Session) (*F
 		})
 	}
 	return f, nil
+}
+
+// phaseResult is a phase's status as the export writes it.
+func phaseResult(p feedback.Phase) string {
+	if p.Status == "" {
+		return PhaseNotRun
+	}
+	return p.Status
 }
 
 func timePtr(t time.Time) *time.Time {

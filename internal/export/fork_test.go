@@ -49,10 +49,44 @@ func TestForkCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	validate(t, js.Bytes())
-	if n := strings.Count(js.String(), `"inherited_usd"`); n != 1 {
-		t.Errorf("inherited_usd appears %d times, want once (the fork's)", n)
+	if n := strings.Count(js.String(), `"inherited_usd"`); n != 2 {
+		t.Errorf("inherited_usd appears %d times, want twice (the fork's cost and its one model's)", n)
 	}
-	if !strings.Contains(md.String(), "- **Forked from**: parent-1 (its copied history, $1.00 of the cost above") {
+	if !strings.Contains(md.String(), "- **Forked from**: parent-1 (its parent's figure at the fork point, $1.00 of the cost above") {
 		t.Errorf("markdown does not say the fork's origin:\n%s", md.String())
+	}
+}
+
+// A fork's inheritance is its parent's whole figure at the fork point
+// (state.Session.InheritedCost): the parent's subagent on another model
+// included, which the fork never ran itself. inherited_usd is that figure,
+// and the model only the parent ran is marked as wholly inherited.
+func TestForkInheritsParentFigure(t *testing.T) {
+	p := newProject(t)
+	fork := newSession("fork-2", t0)
+	fork.ClaudeCost = &state.ClaudeCost{USD: 0.29, ByModel: map[string]state.ClaudeModelCost{
+		"claude-opus-5-5":  {Output: 10_000, USD: 0.25},
+		"claude-haiku-5-5": {Output: 8_000, USD: 0.04},
+	}}
+	fork.ForkedFrom = "fork-1"
+	fork.Inherited = map[string]state.ModelUsage{"claude-opus-5-5": {Output: 1_000}} // the copied main lines only: $0.02
+	fork.InheritedCost = &state.ClaudeCost{USD: 0.13, ByModel: map[string]state.ClaudeModelCost{
+		"claude-opus-5-5":  {Output: 4_000, USD: 0.09},
+		"claude-haiku-5-5": {Output: 8_000, USD: 0.04},
+	}}
+	p.session(fork)
+	sum, err := export.Build(context.Background(), p.l, "fork-2", export.Options{Now: fixedNow, Sources: fakeSources, Generator: "spcstr test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sum.Cost
+	if c.InheritedUSD == nil || *c.InheritedUSD != 0.13 {
+		t.Errorf("inherited_usd %v, want the parent's figure 0.13 (not the copied lines' 0.02)", c.InheritedUSD)
+	}
+	want := map[string]float64{"claude-haiku-5-5": 0.04, "claude-opus-5-5": 0.09}
+	for _, m := range c.Models {
+		if m.InheritedUSD == nil || *m.InheritedUSD != want[m.Model] {
+			t.Errorf("model %s: inherited_usd %v, want %v", m.Model, m.InheritedUSD, want[m.Model])
+		}
 	}
 }

@@ -85,8 +85,11 @@ func (m *md) session() {
 	case len(c.Unpriced) > 0:
 		m.p("- **Cost**: no estimate: no price for %s\n", inline(strings.Join(c.Unpriced, ", "), 200))
 	}
+	if c := s.Cost; c.ClaudeCodeGuessUSD != nil {
+		m.p("- **Claude Code's guess**: %s (it priced a model it did not know at another model's rates; not part of the cost above)\n", pricing.Format(*c.ClaudeCodeGuessUSD))
+	}
 	if c := s.Cost; c.InheritedUSD != nil {
-		m.p("- **Forked from**: %s (its copied history, %s of the cost above, counts in that session)\n", inline(c.ForkedFrom, 80), pricing.Format(*c.InheritedUSD))
+		m.p("- **Forked from**: %s (its parent's figure at the fork point, %s of the cost above, counts in that session)\n", inline(c.ForkedFrom, 80), pricing.Format(*c.InheritedUSD))
 	}
 	if t.ContextUsed > 0 && t.ContextWindow > 0 {
 		m.p("- **Context**: %s of %s (%.1f%%)\n", num(t.ContextUsed), num(t.ContextWindow), t.ContextPercent)
@@ -416,8 +419,11 @@ func (m *md) notifications() {
 
 // costSource says where a cost figure comes from, for people.
 func costSource(c Cost) string {
-	if c.Source == pricing.SourceClaudeCode {
+	switch c.Source {
+	case pricing.SourceClaudeCode:
 		return "Claude Code's own figure"
+	case pricing.SourceClaudeCodeLive:
+		return "Claude Code's live figure, from its status line"
 	}
 	return "estimate, each message at its model's price"
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/jsonfile"
@@ -19,10 +18,11 @@ var (
 	ErrNoProject = errors.New("no .spcstr folder")
 	// ErrNoSessions: .spcstr/ holds no session.
 	ErrNoSessions = errors.New("no sessions recorded")
-	// ErrUnknownSession: no session has that id or prefix.
-	ErrUnknownSession = errors.New("unknown session")
+	// ErrUnknownSession: no session has that id or prefix
+	// (state.FindSessionID's error).
+	ErrUnknownSession = state.ErrUnknownSession
 	// ErrAmbiguous: several sessions start with that prefix.
-	ErrAmbiguous = errors.New("ambiguous session id")
+	ErrAmbiguous = state.ErrAmbiguousSession
 )
 
 // Selector picks the sessions to export: ID (an id or a unique prefix of
@@ -39,26 +39,6 @@ type SessionInfo struct {
 	// Err is set when state.json could not be read.
 	Err error
 }
-
-// AmbiguousError lists the sessions a prefix matches.
-type AmbiguousError struct {
-	Prefix     string
-	Candidates []SessionInfo
-}
-
-func (e *AmbiguousError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%v %q matches %d sessions; give more of the id:", ErrAmbiguous, e.Prefix, len(e.Candidates))
-	for _, c := range e.Candidates {
-		fmt.Fprintf(&b, "\n  %s", c.ID)
-		if !c.UpdatedAt.IsZero() {
-			fmt.Fprintf(&b, "  (updated %s)", c.UpdatedAt.UTC().Format("2006-01-02 15:04:05 UTC"))
-		}
-	}
-	return b.String()
-}
-
-func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }
 
 // Sessions lists the project's sessions, newest first (by state.json's
 // updated_at, else created_at; ties by id). Only the two timestamps are
@@ -114,7 +94,8 @@ func stamp(l state.Layout, id string) (time.Time, error) {
 // Select resolves a Selector to session ids (newest first for All).
 func Select(l state.Layout, sel Selector) ([]string, error) {
 	if sel.ID != "" && !state.ValidSessionID(sel.ID) {
-		return nil, fmt.Errorf("%w: %q is not a session id (letters, digits, '.', '_' and '-' only)", ErrUnknownSession, state.Truncate(sel.ID, 80))
+		_, err := state.FindSessionID(nil, sel.ID, l.SessionsDir()) // refused before any file is read
+		return nil, err
 	}
 	infos, err := Sessions(l)
 	if err != nil {
@@ -123,51 +104,19 @@ func Select(l state.Layout, sel Selector) ([]string, error) {
 	if len(infos) == 0 {
 		return nil, fmt.Errorf("%w in %s yet (sessions appear once Claude Code runs with spcstr's hooks registered)", ErrNoSessions, l.Dir())
 	}
+	ids := make([]string, len(infos)) // newest first
+	for i, in := range infos {
+		ids[i] = in.ID
+	}
 	switch {
 	case sel.ID != "":
-		var matches []SessionInfo
-		for _, in := range infos {
-			if in.ID == sel.ID {
-				return []string{in.ID}, nil
-			}
-			if strings.HasPrefix(in.ID, sel.ID) {
-				matches = append(matches, in)
-			}
+		id, err := state.FindSessionID(ids, sel.ID, l.SessionsDir())
+		if err != nil {
+			return nil, err
 		}
-		switch len(matches) {
-		case 0:
-			return nil, unknown(sel.ID, infos)
-		case 1:
-			return []string{matches[0].ID}, nil
-		}
-		return nil, &AmbiguousError{Prefix: sel.ID, Candidates: matches}
+		return []string{id}, nil
 	case sel.All:
-		ids := make([]string, len(infos))
-		for i, in := range infos {
-			ids[i] = in.ID
-		}
 		return ids, nil
 	}
-	return []string{infos[0].ID}, nil
+	return ids[:1], nil
 }
-
-// unknown builds the error for an id that matches nothing, naming the most
-// recent sessions.
-func unknown(id string, infos []SessionInfo) error {
-	const show = 5
-	var b strings.Builder
-	fmt.Fprintf(&b, "%v %q; recent sessions:", ErrUnknownSession, id)
-	for i, in := range infos {
-		if i == show {
-			fmt.Fprintf(&b, "\n  … and %d more", len(infos)-show)
-			break
-		}
-		fmt.Fprintf(&b, "\n  %s", in.ID)
-	}
-	return &unknownError{msg: b.String()}
-}
-
-type unknownError struct{ msg string }
-
-func (e *unknownError) Error() string        { return e.msg }
-func (e *unknownError) Is(target error) bool { return target == ErrUnknownSession }

@@ -8,7 +8,7 @@ import (
 // removed or changes meaning; added fields keep the version (readers must
 // ignore fields they do not know). SCHEMA.md documents every field and
 // schema.json is its JSON Schema.
-const Schema = "spcstr.export/v2"
+const Schema = "spcstr.export/v3"
 
 // Document is the JSON export: one or more session summaries.
 type Document struct {
@@ -93,11 +93,16 @@ type Cost struct {
 	LowerBound bool        `json:"lower_bound"`
 	Unpriced   []string    `json:"unpriced_models"`
 	Models     []ModelCost `json:"models"`
+	// ClaudeCodeGuessUSD is Claude Code's own total when it priced a
+	// model it did not know at another model's rates
+	// (hasUnknownModelCost): its guess, never part of USD (null
+	// otherwise).
+	ClaudeCodeGuessUSD *float64 `json:"claude_code_guess_usd"`
 	// ForkedFrom is, for a fork (--fork-session), the session whose
 	// history its transcript copied (omitted otherwise).
 	ForkedFrom string `json:"forked_from,omitempty"`
-	// InheritedUSD is the estimated cost of a fork's copied history,
-	// part of USD (Claude Code counts it in the fork's figure): a sum
+	// InheritedUSD is what a fork inherited, part of USD (Claude Code
+	// counts its parent's figure at the fork point in the fork's): a sum
 	// of sessions subtracts it (omitted for a session that is no fork).
 	InheritedUSD *float64 `json:"inherited_usd,omitempty"`
 }
@@ -110,6 +115,9 @@ type ModelCost struct {
 	Output        int64    `json:"output"`
 	CacheRead     int64    `json:"cache_read"`
 	CacheCreation int64    `json:"cache_creation"`
+	// InheritedUSD is, in a fork, the part of USD inherited from the
+	// parent (omitted when none).
+	InheritedUSD *float64 `json:"inherited_usd,omitempty"`
 }
 
 // AgentUsage is a subagent's usage: the sum of its transcript's API

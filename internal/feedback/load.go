@@ -126,3 +126,34 @@ func NewStatus(l *Loop, lim Limits) *Status {
 	}
 	return st
 }
+
+// Row is one domain's row of the loop's phase table: its three phases by
+// name. Load and Table are the loop's one read model: the export and the
+// dashboard's Loop pane read the table through them, as both read
+// requirements through requirements.ReadSession.
+type Row struct {
+	Name                          string
+	Files                         []string
+	Review, TestPlanning, Testing Phase
+}
+
+// Table is the loop's phase table: one row per domain the session changed,
+// in the order the loop met them.
+func (s *Status) Table() []Row {
+	rows := make([]Row, 0, len(s.Domains))
+	for _, d := range s.Domains {
+		r := Row{Name: d.Name, Files: d.Files}
+		for _, ph := range d.Phases {
+			switch ph.Name {
+			case PhaseReview:
+				r.Review = ph.Phase
+			case PhaseTestPlanning:
+				r.TestPlanning = ph.Phase
+			case PhaseTesting:
+				r.Testing = ph.Phase
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}

@@ -2,6 +2,8 @@ package feedback
 
 import (
 	"strings"
+
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // Phases of the feedback loop, in order.
@@ -132,9 +134,5 @@ func clip(s string) string {
 	if len(s) <= maxIssueText {
 		return s
 	}
-	cut := maxIssueText
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
+	return termtext.Cut(s, maxIssueText) + "…"
 }

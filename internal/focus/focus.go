@@ -5,24 +5,26 @@
 // session's start (state.Terminal, docs/state.md). Every command runs with
 // a deadline; when a terminal cannot be driven the error says why in
 // words a person can act on.
+//
+// The recorded terminal is data (a file in the project): Check refuses ids
+// not of the terminal's own form and sockets that are not the user's own
+// before anything runs, and every command runs through internal/boundedcmd
+// (a deadline, its process group killed at it, only the environment the
+// terminal's interface needs).
 package focus
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"strings"
 	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/boundedcmd"
 	"github.com/dylan-gluck/spcstr/state"
 )
-
-// timeout bounds each command a focus runs.
-const timeout = 5 * time.Second
 
 // ErrUnknown reports a session whose terminal was not recorded, or is one
 // spcstr cannot drive.
@@ -33,6 +35,8 @@ type Options struct {
 	// Getenv is the caller's environment (nil: os.Getenv): a caller
 	// inside tmux switches its own client to the pane's session.
 	Getenv func(string) string
+	// Timeout bounds each command (0: boundedcmd.DefaultTimeout).
+	Timeout time.Duration
 }
 
 func (o Options) getenv(k string) string {
@@ -45,13 +49,14 @@ func (o Options) getenv(k string) string {
 // Focus brings t's pane to the front and returns what it did, in a few
 // words ("tmux pane %3, window 2 of session work").
 func Focus(ctx context.Context, t state.Terminal, opt Options) (string, error) {
+	if err := Check(t, opt.getenv); err != nil {
+		return "", err
+	}
+	run := opt.runner(t.Kind)
 	switch t.Kind {
 	case "tmux":
 		return focusTmux(ctx, t, opt)
 	case "zellij":
-		if t.Session == "" || t.Pane == "" {
-			return "", fmt.Errorf("%w: zellij did not give the session its pane id", ErrUnknown)
-		}
 		if _, err := run(ctx, "zellij", "--session", t.Session, "action", "focus-pane-id", zellijPane(t.Pane)); err != nil {
 			return "", err
 		}
@@ -72,7 +77,7 @@ func Focus(ctx context.Context, t state.Terminal, opt Options) (string, error) {
 		}
 		return "WezTerm pane " + t.Pane, nil
 	case "iterm2":
-		return focusITerm(ctx, t)
+		return focusITerm(ctx, t, run)
 	}
 	if t.Program != "" {
 		return "", fmt.Errorf("%w: the session runs in %s, which spcstr cannot drive (tmux, zellij, kitty, WezTerm and iTerm2 can be)", ErrUnknown, t.Program)
@@ -83,8 +88,12 @@ func Focus(ctx context.Context, t state.Terminal, opt Options) (string, error) {
 // Active reports whether t's pane is the one in front: for tmux, its
 // window and pane are the current ones of an attached session. Other
 // terminals are asked when their interface says (zellij, kitty, WezTerm);
-// an unknown terminal is never in front.
-func Active(ctx context.Context, t state.Terminal) bool {
+// an unknown terminal, or one Check refuses, is never in front.
+func Active(ctx context.Context, t state.Terminal, opt Options) bool {
+	if Check(t, opt.getenv) != nil {
+		return false
+	}
+	run := opt.runner(t.Kind)
 	switch t.Kind {
 	case "tmux":
 		out, err := run(ctx, "tmux", tmuxArgs(t, "list-panes", "-a", "-F", "#{pane_id} #{window_active}#{pane_active}#{?session_attached,1,0}")...)
@@ -104,10 +113,8 @@ func Active(ctx context.Context, t state.Terminal) bool {
 }
 
 func focusTmux(ctx context.Context, t state.Terminal, opt Options) (string, error) {
-	if t.Pane == "" {
-		return "", fmt.Errorf("%w: tmux did not give the session its pane", ErrUnknown)
-	}
-	sess, win, err := tmuxWhere(ctx, t)
+	run := opt.runner("tmux")
+	sess, win, err := tmuxWhere(ctx, t, run)
 	if err != nil {
 		return "", err
 	}
@@ -130,7 +137,7 @@ func focusTmux(ctx context.Context, t state.Terminal, opt Options) (string, erro
 
 // tmuxWhere finds the session and window index of t's pane (display-message
 // -t does not fail for a pane that is gone: the panes are listed).
-func tmuxWhere(ctx context.Context, t state.Terminal) (sess, win string, err error) {
+func tmuxWhere(ctx context.Context, t state.Terminal, run runFunc) (sess, win string, err error) {
 	out, err := run(ctx, "tmux", tmuxArgs(t, "list-panes", "-a", "-F", "#{pane_id}\t#{session_name}\t#{window_index}")...)
 	if err != nil {
 		return "", "", fmt.Errorf("the tmux server of pane %s is gone: %w", t.Pane, err)
@@ -160,7 +167,7 @@ func zellijPane(id string) string {
 	return "terminal_" + id
 }
 
-func focusITerm(ctx context.Context, t state.Terminal) (string, error) {
+func focusITerm(ctx context.Context, t state.Terminal, run runFunc) (string, error) {
 	if runtime.GOOS != "darwin" {
 		return "", fmt.Errorf("%w: the session runs in iTerm2, which can be driven only on the Mac it runs on", ErrUnknown)
 	}
@@ -201,27 +208,23 @@ func jsonFocused(out, key, id, flag string) bool {
 	return false
 }
 
-// run runs name with args under the timeout and returns its output; an
-// error carries what the command printed on stderr.
-func run(ctx context.Context, name string, args ...string) (string, error) {
-	path, err := exec.LookPath(name)
-	if err != nil {
-		return "", fmt.Errorf("%s is not installed here (not on PATH): %w", name, err)
+// envKeys are the variables each terminal's interface needs beyond
+// boundedcmd.BaseKeys: how it finds its server, nothing else.
+var envKeys = map[string][]string{
+	"tmux":    {"TMUX", "TMUX_PANE", "TMUX_TMPDIR", "TERM"},
+	"zellij":  {"ZELLIJ_SOCKET_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"},
+	"kitty":   {"KITTY_LISTEN_ON", "KITTY_WINDOW_ID", "KITTY_PUBLIC_KEY", "XDG_CONFIG_HOME", "TERM"},
+	"wezterm": {"WEZTERM_UNIX_SOCKET", "WEZTERM_PANE", "XDG_CONFIG_HOME"},
+}
+
+// runFunc runs one of a terminal's commands and returns its output.
+type runFunc func(ctx context.Context, name string, args ...string) (string, error)
+
+// runner runs the commands of terminal kind under opt's timeout with the
+// environment that kind needs.
+func (o Options) runner(kind string) runFunc {
+	env := boundedcmd.Pick(o.getenv, envKeys[kind]...)
+	return func(ctx context.Context, name string, args ...string) (string, error) {
+		return boundedcmd.Run(ctx, boundedcmd.Cmd{Name: name, Args: args, Env: env, Timeout: o.Timeout})
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, path, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if len(msg) > 200 {
-			msg = msg[:200]
-		}
-		if msg != "" {
-			return "", fmt.Errorf("%s %s: %s: %w", name, strings.Join(args[:min(len(args), 3)], " "), msg, err)
-		}
-		return "", fmt.Errorf("%s %s: %w", name, strings.Join(args[:min(len(args), 3)], " "), err)
-	}
-	return stdout.String(), nil
 }

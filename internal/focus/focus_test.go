@@ -43,6 +43,7 @@ func asked(t *testing.T, log string) string {
 func TestFocusAsksTheTerminal(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("PATH", dir)
+	t.Setenv("KITTY_LISTEN_ON", "unix:/tmp/kitty-42") // the caller's own kitty
 	tests := []struct {
 		bin  string
 		term state.Terminal
@@ -112,7 +113,7 @@ func TestFocusTmux(t *testing.T) {
 	target := tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "work", "sh")
 	tmux("split-window", "-d", "-t", target, "sh")
 	tmux("select-window", "-t", "work:0")
-	did, err := Focus(context.Background(), state.Terminal{Kind: "tmux", Socket: sock, Pane: target}, Options{Getenv: func(string) string { return "" }})
+	did, err := Focus(context.Background(), state.Terminal{Kind: "tmux", Socket: sock, Pane: target}, Options{Getenv: func(k string) string { return map[string]string{"TMUX": sock + ",1,0", "PATH": os.Getenv("PATH")}[k] }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestFocusTmux(t *testing.T) {
 	if got := tmux("display-message", "-p", "-t", target, "#{window_active}#{pane_active}"); got != "11" {
 		t.Fatalf("window_active, pane_active = %s after Focus, want 11", got)
 	}
-	if _, err := Focus(context.Background(), state.Terminal{Kind: "tmux", Socket: sock, Pane: "%999"}, Options{}); err == nil || !strings.Contains(err.Error(), "is gone") {
+	if _, err := Focus(context.Background(), state.Terminal{Kind: "tmux", Socket: sock, Pane: "%999"}, Options{Getenv: func(k string) string { return map[string]string{"TMUX": sock + ",1,0", "PATH": os.Getenv("PATH")}[k] }}); err == nil || !strings.Contains(err.Error(), "is gone") {
 		t.Fatalf("a gone pane: %v", err)
 	}
 }

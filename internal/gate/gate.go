@@ -100,6 +100,15 @@ type Input struct {
 	// sent by Claude Code: a gate acts on nothing outside the process (no
 	// bell, no command) and says in its verdict what it would have done.
 	Replay bool
+	// RunCommands allows the commands a project's configuration defines
+	// (command strategies, the notify strategy's command, the escalation
+	// advisor's commands) to run. Only the hook path turns it on, for an
+	// event Claude Code sent: Claude Code runs hooks only in a folder the
+	// user trusted, and nothing else in spcstr asked for that trust
+	// (docs/security.md). Off, such a strategy says what it would have
+	// run instead. `spcstr strategy dry-run --run-commands` is the user
+	// asking for them by hand.
+	RunCommands bool
 }
 
 // Setup is what a gate constructor gets: the project and its settings.

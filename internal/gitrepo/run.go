@@ -19,7 +19,9 @@ const RunTimeout = 5 * time.Second
 func Run(ctx context.Context, root string, args ...string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, RunTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, args...)...)
+	// core.fsmonitor off: a repository's own .git/config may name a program
+	// (strategy dry-run runs git outside the hook path: docs/security.md).
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.fsmonitor=false", "-C", root}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

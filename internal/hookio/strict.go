@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -20,15 +21,46 @@ const MaxDepth = 256
 // ErrTooDeep is returned by Decode for a payload nested deeper than MaxDepth.
 var ErrTooDeep = errors.New("payload nested deeper than " + strconv.Itoa(MaxDepth) + " levels")
 
-// checkDepth scans data once (strings skipped) and fails when arrays and
-// objects nest deeper than MaxDepth.
+// checkDepth fails when data's arrays and objects nest deeper than MaxDepth.
 func checkDepth(data []byte) error {
+	if tooDeep, _ := ScanDepth(data, MaxDepth); tooDeep {
+		return ErrTooDeep
+	}
+	return nil
+}
+
+// ScanDepth is the one depth scanner of JSON text (a payload's MaxDepth, a
+// log's shallower limit): one pass over data that allocates nothing,
+// strings skipped. tooDeep reports arrays and objects nested deeper than
+// limit (the scan stops there); surrogate reports a \uD800–\uDFFF escape
+// in a string seen before that (unpaired, strict readers refuse it).
+func ScanDepth(data []byte, limit int) (tooDeep, surrogate bool) {
+	_, tooDeep, surrogate = scanNesting(data, limit, false)
+	return tooDeep, surrogate
+}
+
+// ValueEnd returns the offset just after the object or array data starts
+// with, found by its brackets (strings skipped, nothing else checked), or
+// -1 when it does not close. It is ScanDepth's scan, stopped at the end of
+// the first value.
+func ValueEnd(data []byte) int {
+	end, _, _ := scanNesting(data, math.MaxInt, true)
+	return end
+}
+
+func scanNesting(data []byte, limit int, first bool) (end int, tooDeep, surrogate bool) {
 	depth, inString, escaped := 0, false, false
-	for _, c := range data {
+	for i, c := range data {
 		if inString {
 			switch {
 			case escaped:
 				escaped = false
+				if c == 'u' && i+2 < len(data) && (data[i+1] == 'd' || data[i+1] == 'D') {
+					switch data[i+2] {
+					case '8', '9', 'a', 'b', 'c', 'd', 'e', 'f', 'A', 'B', 'C', 'D', 'E', 'F':
+						surrogate = true
+					}
+				}
 			case c == '\\':
 				escaped = true
 			case c == '"':
@@ -41,14 +73,17 @@ func checkDepth(data []byte) error {
 			inString = true
 		case '{', '[':
 			depth++
-			if depth > MaxDepth {
-				return ErrTooDeep
+			if depth > limit {
+				return -1, true, surrogate
 			}
 		case '}', ']':
 			depth--
+			if first && depth == 0 {
+				return i + 1, false, surrogate
+			}
 		}
 	}
-	return nil
+	return -1, false, surrogate
 }
 
 // exactKeys are the fields whose value decides where an event is recorded.

@@ -33,6 +33,10 @@ type Options struct {
 	// Getenv reads the environment (HOME, CLAUDE_CONFIG_DIR); os.Getenv
 	// when nil.
 	Getenv func(string) string
+	// StatusLine registers spcstr's status line command too: "on", or
+	// claudesettings.StatusLineKeep to leave one the user has alone ("":
+	// no status line).
+	StatusLine string
 }
 
 // FileResult is what happened to one settings file.
@@ -110,15 +114,33 @@ func (o *Options) settingsFiles() (target string, others []string, err error) {
 // everything before anything is written.
 func Init(opts Options) (*Result, error) {
 	r := &Result{Root: opts.Root, DryRun: opts.DryRun, Global: opts.Global, Command: opts.Command}
+	switch opts.StatusLine {
+	case "", "on", claudesettings.StatusLineKeep:
+	default:
+		return nil, fmt.Errorf("--statusline=%q: want --statusline or --statusline=keep", opts.StatusLine)
+	}
 	target, others, err := opts.settingsFiles()
 	if err != nil {
 		return nil, err
+	}
+	if !opts.Global {
+		if err := inProject(opts.Root, target); err != nil {
+			return nil, err
+		}
 	}
 	doc, err := claudesettings.Load(target)
 	if err != nil {
 		return nil, untouched(err)
 	}
+	if !opts.Global {
+		doc.BackupDir = state.Layout{Root: opts.Root}.BackupsDir()
+	}
 	change := doc.Install(opts.Command, claudesettings.Events())
+	if opts.StatusLine != "" {
+		if note := doc.InstallStatusLine(opts.Command, opts.StatusLine); note != "" {
+			r.Notes = append(r.Notes, note)
+		}
+	}
 	fr := FileResult{Path: target, Change: change, Diff: doc.Diff(r.Rel(target)), Created: !doc.Exists}
 
 	if opts.Global && isHome(opts.Root, opts.getenv) {
@@ -175,9 +197,17 @@ func Uninstall(opts Options) (*Result, error) {
 	}
 	var docs []*claudesettings.Document
 	for _, p := range paths {
+		if !opts.Global {
+			if err := inProject(opts.Root, p); err != nil {
+				return nil, err
+			}
+		}
 		d, err := claudesettings.Load(p)
 		if err != nil {
 			return nil, untouched(err)
+		}
+		if !opts.Global {
+			d.BackupDir = state.Layout{Root: opts.Root}.BackupsDir()
 		}
 		docs = append(docs, d)
 	}
@@ -186,6 +216,9 @@ func Uninstall(opts Options) (*Result, error) {
 			continue
 		}
 		change := d.Uninstall()
+		if note := d.UninstallStatusLine(); note != "" {
+			r.Notes = append(r.Notes, note)
+		}
 		fr := FileResult{Path: d.Path, Change: change, Diff: d.Diff(r.Rel(d.Path))}
 		if d.Emptied() && !opts.Global { // the user file stays, even empty
 			fr.Removed, fr.Diff = true, d.RemovalDiff(r.Rel(d.Path))
@@ -215,6 +248,39 @@ func Uninstall(opts Options) (*Result, error) {
 			r.Rel(state.Layout{Root: opts.Root}.Dir())+string(filepath.Separator)))
 	}
 	return r, nil
+}
+
+// inProject refuses a project settings file whose path leads out of the
+// project (a symlinked .claude folder, or a settings file that is a
+// symlink to somewhere else): spcstr writes the project's own files only,
+// never a file a repository points it at.
+func inProject(root, path string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	var where string
+	switch real, err := filepath.EvalSymlinks(path); {
+	case err == nil:
+		where = real
+	case errors.Is(err, fs.ErrNotExist):
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(path)
+			return fmt.Errorf("%s is a symlink to %s, which does not exist: spcstr init writes only the project's own file; replace the symlink with a file (or remove it) and run again", path, target)
+		}
+		dir, derr := filepath.EvalSymlinks(filepath.Dir(path))
+		if derr != nil {
+			return nil // neither exists yet: created inside the project
+		}
+		where = filepath.Join(dir, filepath.Base(path))
+	default:
+		return err
+	}
+	if rel, err := filepath.Rel(realRoot, where); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return fmt.Errorf("%s leads out of the project (to %s): spcstr writes only the project's own settings, never a file a symlink points at; "+
+			"replace the symlink with a file of the project's own (or use --global for your user settings) and run again", path, where)
+	}
+	return nil
 }
 
 // untouched adds the reassurance and the fix to a settings file that does

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // maxViolations is how many violations a check reports.
@@ -278,11 +280,7 @@ func shortJSON(v any) string {
 	}
 	s := string(b)
 	if len(s) > 60 {
-		cut := 57
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
+		s = termtext.Cut(s, 57) + "..."
 	}
 	return s
 }

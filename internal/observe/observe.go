@@ -21,6 +21,7 @@ import (
 	"github.com/mailru/easyjson/jwriter"
 
 	"github.com/dylan-gluck/spcstr/internal/jsoncodec"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 
 	"github.com/dylan-gluck/spcstr/logs"
 )
@@ -428,11 +429,7 @@ func Cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	i := n
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i] + "…"
+	return termtext.Cut(s, n) + "…"
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

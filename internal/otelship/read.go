@@ -1,10 +1,10 @@
 package otelship
 
 import (
+	"bytes"
 	"container/heap"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -203,19 +203,26 @@ func isDecisions(name string) bool { return logs.Classify(name).Kind == logs.Dec
 func decode(raw []byte, decision, content bool) *item {
 	sum := sha256.Sum256(raw)
 	it := &item{uid: hex.EncodeToString(sum[:16])}
+	e, ok := logs.ReadHead(raw)
+	if !ok || e.SessionID == "" {
+		return nil
+	}
 	if decision {
 		var r gate.Record
-		if json.Unmarshal(raw, &r) != nil || r.SessionID == "" {
+		if e.Decode(&r) != nil {
 			return nil
 		}
 		it.dec, it.ts, it.session = &r, r.Timestamp, r.SessionID
 		return it
 	}
-	var e logs.Entry
-	if json.Unmarshal(raw, &e) != nil || e.SessionID == "" || e.Event == "" {
+	if e.Event == "" {
 		return nil
 	}
-	it.ts, it.session, it.event, it.outcome = e.Timestamp, e.SessionID, hookio.CamelName(e.Event), e.Outcome
+	it.ts, it.session, it.event = e.Timestamp, e.SessionID, hookio.CamelName(e.Event)
+	if o := e.Outcome; o != nil {
+		o.Answer = bytes.Clone(o.Answer) // kept: not the whole line
+		it.outcome = o
+	}
 	if len(e.Input) <= maxEntry {
 		if ev, err := hookio.Decode(e.Input); err == nil {
 			it.ev = ev

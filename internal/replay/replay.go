@@ -195,7 +195,7 @@ var ErrNoSession = errors.New("no recorded session")
 // be played into), and gaps longer than maxGap shortened to maxGap (0:
 // kept as recorded).
 func Load(l state.Layout, id, scratch string, maxGap time.Duration) (Recorded, error) {
-	full, err := resolve(l, id)
+	full, err := l.FindSession(id)
 	if err != nil {
 		return Recorded{}, err
 	}
@@ -210,7 +210,7 @@ func Load(l state.Layout, id, scratch string, maxGap time.Duration) (Recorded, e
 	}
 	var entries []entry
 	needle := []byte(`"session_id":` + strconv.Quote(full))
-	files, err := eventLogs(l)
+	files, err := logs.EventLogs(l.LogsDir())
 	if err != nil {
 		return rec, err
 	}
@@ -220,8 +220,8 @@ func Load(l state.Layout, id, scratch string, maxGap time.Duration) (Recorded, e
 			if !bytes.Contains(raw, needle) {
 				return nil
 			}
-			var e logs.Entry
-			if json.Unmarshal(raw, &e) != nil || e.SessionID != full || len(e.Input) == 0 || e.Input[0] != '{' {
+			e, ok := logs.ReadHead(raw)
+			if !ok || e.SessionID != full || len(e.Input) == 0 || e.Input[0] != '{' || !json.Valid(e.Input) {
 				return nil
 			}
 			entries = append(entries, entry{at: e.Timestamp, seq: len(entries), payload: append([]byte(nil), e.Input...)})
@@ -260,47 +260,6 @@ func Load(l state.Layout, id, scratch string, maxGap time.Duration) (Recorded, e
 		rec.Events = append(rec.Events, Event{At: at, Session: full, Payload: p})
 	}
 	return rec, nil
-}
-
-// resolve finds the one recorded session whose id is id or starts with it.
-func resolve(l state.Layout, id string) (string, error) {
-	if id == "" {
-		return "", errors.New("give a session id")
-	}
-	ids, err := l.SessionIDs()
-	if err != nil {
-		return "", fmt.Errorf("list sessions: %w", err)
-	}
-	var found []string
-	for _, s := range ids {
-		if s == id {
-			return s, nil
-		}
-		if strings.HasPrefix(s, id) {
-			found = append(found, s)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return "", fmt.Errorf("%w matches %q in %s", ErrNoSession, id, l.Root)
-	case 1:
-		return found[0], nil
-	}
-	return "", fmt.Errorf("%q matches %d sessions (%s, …): give more of the id", id, len(found), strings.Join(found[:2], ", "))
-}
-
-// eventLogs lists the project's event logs (regular files), rotated
-// segments before their live log.
-func eventLogs(l state.Layout) ([]string, error) {
-	found, err := logs.List(l.LogsDir(), func(f logs.File) bool { return f.Kind == logs.Events })
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(found))
-	for i, f := range found {
-		out[i] = f.Path
-	}
-	return out, nil
 }
 
 // PolicyFiles are the files, relative to a project's root, that decide

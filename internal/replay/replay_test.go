@@ -127,7 +127,7 @@ func TestLoad(t *testing.T) {
 	}
 	for _, tc := range []struct{ id, err string }{
 		{"abc", "matches 2 sessions"},
-		{"nope", "no recorded session"},
+		{"nope", "unknown session \"nope\""},
 		{"zz", "no recorded session zz in the logs"},
 	} {
 		if _, err := Load(l, tc.id, "", 0); err == nil || !strings.Contains(err.Error(), tc.err) {

@@ -1,6 +1,7 @@
 package requirements
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -46,6 +47,9 @@ type Project struct {
 	Config *Config
 	Loc    Location
 	Now    func() time.Time
+	// By is the satisfied_by a hand-made Satisfy records ("" is ByCLI;
+	// the dashboard's keys record ByDashboard).
+	By string
 }
 
 // Open loads root's configuration ($HOME through getenv; nil means the
@@ -215,7 +219,7 @@ func (p *Project) change(ctx context.Context, sessionID string, names []string, 
 			if clear {
 				changed = f.Clear(r.Name, r.Scope, key, branchLevel) || changed
 			} else {
-				f.Satisfy(r.Name, r.Scope, key, branchLevel, ByCLI, nil, unix(now))
+				f.Satisfy(r.Name, r.Scope, key, branchLevel, cmp.Or(p.By, ByCLI), nil, unix(now))
 				changed = true
 			}
 		}
@@ -259,14 +263,15 @@ func Statuses(root, sessionID string) ([]Status, error) {
 }
 
 // Satisfy is the dashboard's "satisfy" key: requirement name for session
-// sessionID, or for every session of the branch when branchScope is set.
-// It writes the same state file, under the same lock, as the hooks and
-// `spcstr req`.
+// sessionID, or for every session of the branch when branchScope is set,
+// recorded as satisfied_by "dashboard". It writes the same state file,
+// under the same lock, as the hooks and `spcstr req`.
 func Satisfy(ctx context.Context, root, sessionID, name string, branchScope bool) error {
 	p, err := Open(root, nil)
 	if err != nil {
 		return err
 	}
+	p.By = ByDashboard
 	_, _, err = p.Satisfy(ctx, sessionID, []string{name}, branchScope)
 	return err
 }

@@ -33,8 +33,9 @@ func perSession(scope string) bool {
 
 // How a requirement was satisfied (the satisfied_by field).
 const (
-	ByCLI   = "cli"   // spcstr req satisfy, or the dashboard
-	BySkill = "skill" // a mapped Skill call completed
+	ByCLI       = "cli"       // spcstr req satisfy
+	ByDashboard = "dashboard" // the dashboard's Reqs pane
+	BySkill     = "skill"     // a mapped Skill call completed
 )
 
 // Requirement returns the named requirement's state, creating it.

@@ -24,7 +24,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/logs"
@@ -82,7 +81,7 @@ func Run(ctx context.Context, l state.Layout, q Query, fn func(Match) error) (St
 		return st, ErrEmpty
 	}
 	m := newMatcher(q)
-	files, err := eventLogs(l)
+	files, err := logs.EventLogs(l.LogsDir())
 	if err != nil {
 		return st, err
 	}
@@ -130,21 +129,6 @@ func Run(ctx context.Context, l state.Layout, q Query, fn func(Match) error) (St
 		}
 	}
 	return st, nil
-}
-
-// eventLogs lists the project's event logs: regular files only (a symlink,
-// FIFO or folder in logs/ is skipped), rotated segments (oldest first)
-// before their live log.
-func eventLogs(l state.Layout) ([]string, error) {
-	found, err := logs.List(l.LogsDir(), func(f logs.File) bool { return f.Kind == logs.Events })
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(found))
-	for i, f := range found {
-		out[i] = f.Path
-	}
-	return out, nil
 }
 
 // matcher holds a query prepared for matching.
@@ -277,13 +261,8 @@ func equalFoldASCII(s, t []byte) bool {
 // entry decodes a raw entry and looks for the text in its payload's string
 // values, in document order.
 func (m *matcher) entry(raw []byte) (Match, bool) {
-	var e struct {
-		Timestamp time.Time       `json:"timestamp"`
-		SessionID string          `json:"session_id"`
-		Event     string          `json:"event"`
-		Input     json.RawMessage `json:"input"`
-	}
-	if err := json.Unmarshal(raw, &e); err != nil {
+	e, ok := logs.ReadHead(raw)
+	if !ok {
 		return Match{}, false
 	}
 	if m.q.Session != "" && !strings.HasPrefix(e.SessionID, m.q.Session) {
@@ -367,7 +346,7 @@ func Snippet(s string, i, n int) string {
 	}
 	rest := s[i:]
 	budget := SnippetWidth - len(pre)
-	post := []rune(oneLine(truncateRunes(rest, budget*4)))
+	post := []rune(oneLine(termtext.Cut(rest, budget*4)))
 	if len(post) > budget {
 		post = append(post[:budget], []rune("…")...)
 	} else if len(rest) > budget*4 {
@@ -397,15 +376,4 @@ func oneLine(s string) string {
 		b.WriteByte(' ')
 	}
 	return b.String()
-}
-
-// truncateRunes cuts s to at most n bytes on a rune boundary.
-func truncateRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/config"
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 )
 
 // Command strategies: any Claude Code hook script as a strategy
@@ -191,6 +193,9 @@ func (s *commandStrategy) Evaluate(ctx context.Context, in *gate.Input) ([]gate.
 	if !s.matches(in) {
 		return nil, nil
 	}
+	if !in.RunCommands {
+		return []gate.Verdict{s.notRun(in)}, nil
+	}
 	payload := in.Event.Raw
 	if len(payload) == 0 {
 		return nil, errors.New("no payload to give the command")
@@ -340,7 +345,28 @@ func firstLine(s string) string {
 
 func cut(b []byte, n int) string {
 	if len(b) > n {
-		return string(b[:n]) + "…"
+		return string(termtext.Cut(b, n)) + "…"
 	}
 	return string(b)
+}
+
+// ReasonNotRun is the reason of a command strategy's verdict where
+// project-defined commands may not run (gate.Input.RunCommands off): it
+// allows, and its message says what it would have asked.
+const ReasonNotRun = "not-run"
+
+// notRun is the verdict of a command not run: the command and the hook it
+// would have been asked about.
+func (s *commandStrategy) notRun(in *gate.Input) gate.Verdict {
+	what := in.Name
+	if isToolEvent(in.Name) && in.Event != nil && in.Event.ToolName != "" {
+		what += " (" + in.Event.ToolName + ")"
+	}
+	quoted := make([]string, len(s.argv))
+	for i, a := range s.argv {
+		quoted[i] = strconv.Quote(a)
+	}
+	return gate.Verdict{Decision: gate.Allow, Reason: ReasonNotRun,
+		Message: "would ask " + strings.Join(quoted, " ") + " about " + what + " with its payload on stdin; not run " +
+			"(spcstr runs a project's commands only from Claude Code's hooks; --run-commands runs them here)"}
 }

@@ -158,16 +158,8 @@ func dirtyPaths(ctx context.Context, top string) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	for _, l := range lines {
-		if len(l) < 4 {
-			continue
-		}
-		p := strings.TrimSpace(l[3:])
-		if _, to, ok := strings.Cut(p, " -> "); ok {
-			p = to
-		}
-		p = strings.Trim(p, `"`)
-		if p == state.DirName+"/" || strings.HasPrefix(p, state.DirName+"/") {
+	for _, p := range gitrepo.StatusPaths(lines) {
+		if spcstrPath(p) {
 			continue
 		}
 		out = append(out, filepath.Join(top, filepath.FromSlash(p)))

@@ -146,14 +146,18 @@ func (s *costBudget) gate(in *gate.Input, session, day float64) ([]gate.Verdict,
 	default:
 		return nil, nil
 	}
-	way := "run `spcstr cost lift` in the project (or `spcstr cost lift --session " + in.Session.SessionID + "`) to lift the cap for this session"
+	// The way out is the user's: cost lift refuses to run inside Claude
+	// Code (docs/security.md).
+	lift := "`spcstr cost lift` in the project (or `spcstr cost lift --session " + in.Session.SessionID + "`)"
+	yours := "run " + lift + " in your own terminal, outside Claude Code, to lift the cap for this session"
+	theirs := "run " + lift + " in their own terminal to lift the cap for this session (it refuses to run from your tools)"
 	v := gate.Verdict{Decision: gate.Deny, Reason: "cost-over-cap",
-		Message:       "COST CAP: " + over + ". Do not spawn more agents; tell the user, who can " + way + ".",
-		SystemMessage: "spcstr cost-budget: agent spawn denied, " + over + ". To go on, " + way + "."}
+		Message:       "COST CAP: " + over + ". Do not spawn more agents; tell the user, who can " + theirs + ".",
+		SystemMessage: "spcstr cost-budget: agent spawn denied, " + over + ". To go on, " + yours + "."}
 	if in.Name == hookio.Stop {
 		v = gate.Verdict{Decision: gate.Block, Reason: "cost-over-cap",
-			Message:       "COST CAP: " + over + ". Summarise where the work stands for the user and stop; the user can " + way + ".",
-			SystemMessage: "spcstr cost-budget: " + over + ". To go on, " + way + "."}
+			Message:       "COST CAP: " + over + ". Summarise where the work stands for the user and stop; the user can " + theirs + ".",
+			SystemMessage: "spcstr cost-budget: " + over + ". To go on, " + yours + "."}
 	}
 	return []gate.Verdict{v}, nil
 }
@@ -195,8 +199,11 @@ func (s *costBudget) dayUSD(in *gate.Input, self float64) float64 {
 // figure is a session's cost for a message, saying when it is a lower
 // bound or an estimate.
 func figure(sc pricing.SessionCost) string {
-	if sc.Source == pricing.SourceClaudeCode {
+	switch sc.Source {
+	case pricing.SourceClaudeCode:
 		return sc.String() + " (Claude Code's figure)"
+	case pricing.SourceClaudeCodeLive:
+		return sc.String() + " (Claude Code's live figure)"
 	}
 	return sc.String() + " (spcstr's estimate)"
 }

@@ -258,7 +258,7 @@ func (s *escalationAdvisor) Advise(ctx context.Context, in *gate.Input, escalate
 	if err := jsonfile.Write(filepath.Join(dir, EscalationContextFile), append(data, '\n')); err != nil {
 		return nil, fmt.Errorf("escalation context: %w", err)
 	}
-	if in.Replay { // a dry-run replay runs no advisor
+	if in.Replay || !in.RunCommands { // a dry-run replay runs no advisor
 		return []gate.Verdict{{Decision: gate.Allow, Reason: fmt.Sprintf("would-advise:%d-commands", len(s.o.Commands))}}, nil
 	}
 	var failures []string

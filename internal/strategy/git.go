@@ -25,21 +25,18 @@ func uncommitted(ctx context.Context, root string, ignore []string) ([]string, e
 		return nil, err
 	}
 	var out []string
-	for _, l := range lines {
-		if len(l) < 4 {
-			continue
+	for _, p := range gitrepo.StatusPaths(lines) {
+		if !spcstrPath(p) && !matchAny(ignore, p) {
+			out = append(out, p)
 		}
-		p := strings.TrimSpace(l[3:])
-		if _, to, ok := strings.Cut(p, " -> "); ok {
-			p = to // a rename
-		}
-		p = strings.Trim(p, `"`)
-		if p == state.DirName+"/" || strings.HasPrefix(p, state.DirName+"/") || matchAny(ignore, p) {
-			continue
-		}
-		out = append(out, p)
 	}
 	return out, nil
+}
+
+// spcstrPath reports whether a path git status lists is spcstr's own
+// folder or inside it.
+func spcstrPath(p string) bool {
+	return p == state.DirName+"/" || strings.HasPrefix(p, state.DirName+"/")
 }
 
 func matchAny(globs []string, p string) bool {

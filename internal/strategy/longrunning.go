@@ -22,6 +22,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/pathglob"
 	"github.com/dylan-gluck/spcstr/internal/safefs"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 )
 
@@ -473,7 +474,7 @@ func (s *longRunning) currentFeature(in *gate.Input) string {
 			d = c + ": " + d
 		}
 		if len(d) > 160 {
-			d = state.Truncate(d, 160) + "…"
+			d = termtext.Cut(d, 160) + "…"
 		}
 		return d
 	}
@@ -504,7 +505,7 @@ func (s *longRunning) lastProgress(in *gate.Input) string {
 	paras := strings.Split(strings.TrimSpace(string(data)), "\n\n")
 	p := strings.Join(strings.Fields(paras[len(paras)-1]), " ")
 	if len(p) > 160 {
-		p = state.Truncate(p, 160) + "…"
+		p = termtext.Cut(p, 160) + "…"
 	}
 	return p
 }

@@ -107,7 +107,7 @@ func (s *notify) deliver(in *gate.Input, m NotifyMessage, readErr error) ([]gate
 			how = append(how, "bell")
 		}
 	}
-	if s.o.Command != "" && !in.Replay {
+	if s.o.Command != "" && !in.Replay && in.RunCommands {
 		if err := notifier.StartDetached(s.o.Command, m, in.Layout.Root); err != nil {
 			failed = errors.Join(failed, fmt.Errorf("notify command: %w", err))
 		} else {

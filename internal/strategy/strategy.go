@@ -75,6 +75,7 @@ func builtins() []builtin {
 	return []builtin{
 		{NameTokenBudget, "warns at token thresholds; optionally denies agent spawns when the context is nearly full", FailOpen, buildTokenBudget},
 		{NameCostBudget, "warns at dollar thresholds of the session and the day; denies agent spawns (or blocks Stop) past a cap", FailOpen, buildCostBudget},
+		{NameRateLimit, "warns, asks or denies when Claude Code's 5-hour or weekly rate-limit window passes a threshold (from spcstr statusline)", FailOpen, buildRateLimit},
 		{NameCleanState, "blocks Stop while required files are missing or changes are uncommitted", FailClosed, buildCleanState},
 		{NameLongRunning, "initializer/coding context, progress file and commits for long-running agents", FailOpen, buildLongRunning},
 		{NameOutputLocation, "blocks agents that leave untracked Markdown outside the allowed folders", FailOpen, buildOutputLocation},
@@ -93,6 +94,7 @@ func builtins() []builtin {
 const (
 	NameTokenBudget    = "token-budget"
 	NameCostBudget     = "cost-budget"
+	NameRateLimit      = "rate-limit"
 	NameCleanState     = "clean-state"
 	NameLongRunning    = "long-running"
 	NameOutputLocation = "output-location"

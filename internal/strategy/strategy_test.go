@@ -217,7 +217,8 @@ func (p *project) input(name string, fields map[string]any) *gate.Input {
 		p.t.Fatal(err)
 	}
 	p.now = p.now.Add(time.Second)
-	return &gate.Input{Event: ev, Name: name, Session: p.sess, Layout: p.layout, Now: p.now, Getenv: func(string) string { return "" }}
+	return &gate.Input{Event: ev, Name: name, Session: p.sess, Layout: p.layout, Now: p.now, Getenv: func(string) string { return "" },
+		RunCommands: true} // as the hook path: the commands may run
 }
 
 // gates builds the strategy gates of a config.

@@ -269,3 +269,17 @@ func (j jsonWriter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// Cut shortens s to at most n bytes without splitting a UTF-8 sequence:
+// the one cut of text on a rune boundary (a log's capped field, a
+// message's quoted id, a snippet). It never adds a mark of its own.
+func Cut[T ~string | ~[]byte](s T, n int) T {
+	if len(s) <= n {
+		return s
+	}
+	n = max(n, 0)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

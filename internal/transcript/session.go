@@ -76,7 +76,7 @@ func readSubagents(s *state.Session, dir string) (map[string]bool, error) {
 		a.Cursor.Path = path // not stored: the path follows from the id
 		off := a.Cursor.Offset
 		if rerr := readFrom(path, &a.Cursor, func(line []byte) {
-			if u, key, _, ok := parseUsage(line, &s.Tokens); ok {
+			if u, key, _, ok := parseUsage(line, &s.Tokens); ok && !countedElsewhere(s, id, u.ID) {
 				addUsage(u, key, &a.Cursor, &s.Tokens, &a.ByModel)
 			}
 		}); rerr != nil && err == nil {
@@ -89,6 +89,35 @@ func readSubagents(s *state.Session, dir string) (map[string]bool, error) {
 		s.Subagents[id] = a
 	}
 	return grew, err
+}
+
+// countedElsewhere reports whether message id was counted from another
+// transcript of the session (the main one, or another subagent's still
+// open): a message id seen in two transcripts of one session counts once.
+// It looks at each cursor's recent message ids, so the check costs the
+// same however long the session is.
+func countedElsewhere(s *state.Session, agent, id string) bool {
+	if id == "" {
+		return false
+	}
+	if recentHas(s.Transcript.Recent, id) {
+		return true
+	}
+	for other, a := range s.Subagents {
+		if other != agent && !a.Done && recentHas(a.Cursor.Recent, id) {
+			return true
+		}
+	}
+	return false
+}
+
+func recentHas(recent []state.MessageUsage, id string) bool {
+	for i := range recent {
+		if recent[i].ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // Stopped marks the agent a SubagentStop names as stopped: Claude Code

@@ -246,3 +246,27 @@ func TestReadSessionFork(t *testing.T) {
 		t.Errorf("totals input %d output %d, want 150 and 33", s.Tokens.Input, s.Tokens.Output)
 	}
 }
+
+// A message id seen in two transcripts of one session counts once: a
+// subagent transcript that repeats a message of the main transcript (or of
+// another agent's) adds nothing for it, and still counts its own.
+func TestMessageInTwoTranscripts(t *testing.T) {
+	s, sub := sessionDir(t)
+	appendFile(t, s.TranscriptPath, assistant("m1", "claude-opus-5-5", 100, 10, 0, 0, 0, ""))
+	a := filepath.Join(sub, "agent-a1.jsonl")
+	appendFile(t, a, assistant("m1", "claude-opus-5-5", 100, 10, 0, 0, 0, "")+assistant("a1", "claude-haiku-5-5", 5, 1, 0, 0, 0, ""))
+	b := filepath.Join(sub, "agent-b1.jsonl")
+	appendFile(t, b, assistant("a1", "claude-haiku-5-5", 5, 1, 0, 0, 0, "")+assistant("b1", "claude-haiku-5-5", 7, 1, 0, 0, 0, ""))
+	if err := ReadSession(s, Hint{Event: "SubagentStart", AgentID: "a1", AgentPath: a}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReadSession(s, Hint{Event: "SubagentStart", AgentID: "b1", AgentPath: b}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Tokens.Input; got != 100+5+7 {
+		t.Errorf("input %d, want %d: a repeated message counted twice", got, 100+5+7)
+	}
+	if got := s.AgentUsage("a1")["claude-haiku-5-5"].Input; got != 5 {
+		t.Errorf("agent a1's own input %d, want 5", got)
+	}
+}

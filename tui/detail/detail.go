@@ -237,9 +237,18 @@ func (m *Model) render(now time.Time) []string {
 		add(st.Stale.Render("stale: its Claude Code process is gone"))
 	}
 	t := s.Tokens
-	if satmath.Sum(t.Input, t.Output, t.CacheRead, t.CacheCreation) > 0 {
-		kv("tokens", fmt.Sprintf("in %s  out %s  cache %s/%s", text.Count(t.Input), text.Count(t.Output),
-			text.Count(t.CacheRead), text.Count(t.CacheCreation)))
+	// One figure, one set of tokens: beside Claude Code's figure, its own
+	// counts (they include the compaction and side requests no transcript
+	// has), beside the estimate the transcripts'.
+	ft := state.ModelUsage{Input: t.Input, Output: t.Output, CacheRead: t.CacheRead, CacheCreation: t.CacheCreation}
+	if m.prices != nil {
+		if sc := m.prices.Session(s); satmath.Sum(sc.Tokens.Input, sc.Tokens.Output, sc.Tokens.CacheRead, sc.Tokens.CacheCreation) > 0 {
+			ft = sc.Tokens
+		}
+	}
+	if satmath.Sum(ft.Input, ft.Output, ft.CacheRead, ft.CacheCreation) > 0 {
+		kv("tokens", fmt.Sprintf("in %s  out %s  cache %s/%s", text.Count(ft.Input), text.Count(ft.Output),
+			text.Count(ft.CacheRead), text.Count(ft.CacheCreation)))
 		if m.prices != nil {
 			for i, line := range m.costLines(s) {
 				if i == 0 {
@@ -353,7 +362,7 @@ func (m *Model) render(now time.Time) []string {
 
 	section(fmt.Sprintf("Errors  %d", max(s.ErrorsTotal, len(s.Errors))))
 	for _, e := range lastN(s.Errors, 20) {
-		line := st.Subtle.Render(draw.Clock(e.Timestamp)) + " " + st.Error.Render(e.Type) + " " + store.OneLine(e.Message, 400)
+		line := st.Subtle.Render(draw.Clock(e.Timestamp)) + " " + st.Error.Render(store.ErrorLabel(e)) + " " + store.OneLine(e.Message, 400)
 		out = append(out, wrapIndent(line, w, 3)...)
 	}
 

@@ -111,26 +111,40 @@ func (m *Model) costLines(s *state.Session) []string {
 	switch {
 	case sc.Known():
 		label := " estimate"
-		if sc.Source == pricing.SourceClaudeCode {
+		switch sc.Source {
+		case pricing.SourceClaudeCode:
 			label = " Claude Code's figure"
+		case pricing.SourceClaudeCodeLive:
+			label = " Claude Code's live figure"
 		}
 		lines = append(lines, termtext.Strip(sc.String())+st.Faint.Render(label))
 	case len(sc.Unpriced) > 0:
-		lines = append(lines, st.Faint.Render(termtext.Strip("no price for "+strings.Join(sc.Unpriced, ", ")+": tokens only")))
+		lines = append(lines, st.Faint.Render(termtext.Strip("≥ $0: no price for "+strings.Join(sc.Unpriced, ", ")+": tokens only")))
 	}
-	if len(s.Inherited) > 0 && sc.Known() {
-		// A fork: Claude Code's figure includes the history it copied,
-		// which the totals count in its parent (docs/cost.md).
+	if sc.ClaudeGuessUSD > 0 {
+		// Claude Code priced a model it did not know at another model's
+		// rates: shown apart, never as the figure.
+		lines = append(lines, st.Faint.Render(termtext.Strip(fmt.Sprintf("Claude Code's guess: %s (a model it has no price for, at another model's rates)", pricing.Format(sc.ClaudeGuessUSD)))))
+	}
+	if sc.InheritedUSD > 0 || s.ForkedFrom != "" {
+		// A fork: Claude Code's figure includes its parent's at the fork
+		// point, which the totals count in the parent (docs/cost.md).
 		from := s.ForkedFrom
 		if len(from) > 8 {
 			from = from[:8]
 		}
-		inh := m.prices.CostByModel(s.Inherited).USD
-		lines = append(lines, st.Faint.Render(termtext.Strip(fmt.Sprintf("forked from %s: %s of it inherited", from, pricing.Format(inh)))))
+		lines = append(lines, st.Faint.Render(termtext.Strip(fmt.Sprintf("forked from %s: %s of it inherited", from, pricing.Format(sc.InheritedUSD)))))
 	}
-	if len(sc.Models) > 1 {
+	if len(sc.Models) > 1 || sc.InheritedUSD > 0 {
 		for _, mc := range sc.Models {
-			lines = append(lines, st.Faint.Render(termtext.Strip(fmt.Sprintf("%s %s out %s", mc.Model, usdOrNone(mc.USD, mc.Priced), text.Count(mc.Tokens.Output)))))
+			inh := ""
+			switch {
+			case mc.OnlyInherited():
+				inh = " (inherited: the parent's)"
+			case mc.InheritedUSD > 0:
+				inh = fmt.Sprintf(" (%s inherited)", pricing.Format(mc.InheritedUSD))
+			}
+			lines = append(lines, st.Faint.Render(termtext.Strip(fmt.Sprintf("%s %s out %s%s", mc.Model, usdOrNone(mc.USD, mc.Priced), text.Count(mc.Tokens.Output), inh))))
 		}
 	}
 	for _, a := range s.AgentsHistory {

@@ -15,6 +15,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/tui/draw"
 	"github.com/dylan-gluck/spcstr/tui/pane"
 	"github.com/dylan-gluck/spcstr/tui/store"
@@ -211,14 +212,19 @@ func (m *Model) render() {
 		kv("gate", c(r.Source))
 		kv("hook", c(r.Hook))
 		kv("decision", c(r.Decision))
-		switch {
-		case m.state != found:
-		case r.DryRun:
-			kv("enforced", st.Warn.Render("no: dry run, logged only"))
-		case r.Decision == "deny" || r.Decision == "block":
-			kv("enforced", st.Error.Render("yes: Claude Code was stopped"))
-		default:
-			kv("enforced", "yes")
+		if d := m.ev.Gate; d != nil {
+			kv("judged", d.Judged)
+			// What became of it, in words true for its hook (a Stop
+			// block kept Claude working).
+			out := d.Outcome()
+			switch {
+			case d.Stopped() || d.Asked():
+				kv("outcome", st.Error.Render(out))
+			case d.Enforcement != gate.Enforced:
+				kv("outcome", st.Warn.Render(out))
+			default:
+				kv("outcome", out)
+			}
 		}
 		if r.DurationMS > 0 {
 			kv("took", fmt.Sprintf("%.1f ms", r.DurationMS))

@@ -238,7 +238,13 @@ func (m *Model) render() {
 	m.list = m.list[:0]
 	for _, e := range evs {
 		if m.decisions {
-			e.Event, e.Tool = "Decision", e.Event // as read
+			// As read: a decision carries its record, a custom event
+			// none.
+			orig := "Decision"
+			if e.Gate == nil {
+				orig = "Custom"
+			}
+			e.Event, e.Tool = orig, e.Event
 		}
 		m.list = append(m.list, e)
 	}

@@ -36,12 +36,17 @@ type Phase struct {
 	Status string // Pending, Running, Pass, Fail
 	Agent  string // agent that reported it
 	Issues []string
+	// Expect are the agents configured to run the phase.
+	Expect []string
 }
 
 // Domain is one row: a domain and its three phases.
 type Domain struct {
 	Name                          string
 	Review, TestPlanning, Testing Phase
+	// Waits says what the domain waits for ("waits for review by
+	// backend-reviewer"; feedback.Explain).
+	Waits string
 }
 
 // View is everything the pane shows for one session.
@@ -59,6 +64,9 @@ type View struct {
 	Err string
 	// Unrouted are code files the session changed that no rule routes.
 	Unrouted []string
+	// Ignored is the last result the loop did not count, and why ("":
+	// none).
+	Ignored string
 }
 
 // Request names what to load.
@@ -148,20 +156,30 @@ func Load(_ context.Context, req Request) View {
 	if st.Escalation != nil {
 		v.Escalated = st.Escalation.Message
 	}
-	for _, d := range st.Domains {
-		row := Domain{Name: d.Name}
-		for _, ph := range d.Phases {
-			cell := Phase{Status: phaseStatus(ph.Phase), Agent: ph.Agent, Issues: ph.Issues}
-			switch ph.Name {
-			case fb.PhaseReview:
-				row.Review = cell
-			case fb.PhaseTestPlanning:
-				row.TestPlanning = cell
-			case fb.PhaseTesting:
-				row.Testing = cell
-			}
+	var fc *fb.Config
+	if cfg, err := config.Load(state.Layout{Root: req.Root}.ConfigPath()); err == nil {
+		fc, _ = fb.LoadConfig(cfg) // nil: the roles are not named
+	}
+	ex := fb.Explain(st, fc)
+	for i, r := range st.Table() {
+		var de fb.DomainExplanation
+		if i < len(ex.Domains) {
+			de = ex.Domains[i]
 		}
-		v.Domains = append(v.Domains, row)
+		phase := func(p fb.Phase, name string) Phase {
+			c := cell(p)
+			c.Expect = de.Expect[name]
+			return c
+		}
+		v.Domains = append(v.Domains, Domain{Name: r.Name, Waits: de.Waits,
+			Review: phase(r.Review, fb.PhaseReview), TestPlanning: phase(r.TestPlanning, fb.PhaseTestPlanning), Testing: phase(r.Testing, fb.PhaseTesting)})
+	}
+	if ig := ex.Ignored; ig.Agent != "" {
+		v.Ignored = ig.Agent
+		if ig.Marker != "" {
+			v.Ignored += "'s " + ig.Marker
+		}
+		v.Ignored += ": " + ig.Why
 	}
 	v.Unrouted = unrouted(req.Root, req.SessionID)
 	return v
@@ -180,6 +198,11 @@ func unrouted(root, id string) []string {
 		return nil
 	}
 	return fc.UnroutedFiles(append(append([]string{}, s.Files.New...), s.Files.Edited...))
+}
+
+// cell is one phase as the pane shows it.
+func cell(p fb.Phase) Phase {
+	return Phase{Status: phaseStatus(p), Agent: p.Agent, Issues: p.Issues}
 }
 
 // phaseStatus maps the loop's phase status onto the pane's.
@@ -315,16 +338,21 @@ func (m *Model) render() {
 		for _, d := range m.view.Domains {
 			add(" " + st.Bold.Render(text.Fit(d.Name, nameW)) + " " +
 				text.Fit(m.mark(d.Review), cell) + text.Fit(m.mark(d.TestPlanning), cell) + m.mark(d.Testing))
+			if d.Waits != "" {
+				add("   " + st.Info.Render(d.Waits))
+			}
 			for _, ph := range []struct {
 				n string
 				p Phase
 			}{{"review", d.Review}, {"plan", d.TestPlanning}, {"test", d.Testing}} {
-				if ph.p.Agent == "" && len(ph.p.Issues) == 0 {
-					continue
-				}
 				line := "   " + st.Faint.Render(ph.n+":")
-				if ph.p.Agent != "" {
+				switch {
+				case ph.p.Agent != "":
 					line += " " + ph.p.Agent
+				case len(ph.p.Expect) > 0:
+					line += " " + st.Subtle.Render("expects "+strings.Join(ph.p.Expect, " or "))
+				default:
+					continue
 				}
 				add(line)
 				for _, is := range ph.p.Issues {
@@ -332,6 +360,11 @@ func (m *Model) render() {
 						add("     " + st.Subtle.Render(l))
 					}
 				}
+			}
+		}
+		if m.view.Ignored != "" {
+			for _, l := range text.Wrap("last result not counted: "+m.view.Ignored, w-1) {
+				add(" " + st.Warn.Render(l))
 			}
 		}
 	}
@@ -347,12 +380,17 @@ func (m *Model) render() {
 // sanitized returns v with its text made safe to print.
 func (v View) sanitized() View {
 	c := text.Sanitize
-	v.Reason, v.Escalated, v.Err = c(v.Reason), c(v.Escalated), c(v.Err)
+	v.Reason, v.Escalated, v.Err, v.Ignored = c(v.Reason), c(v.Escalated), c(v.Err), c(v.Ignored)
 	ds := make([]Domain, len(v.Domains))
 	for i, d := range v.Domains {
-		d.Name = c(d.Name)
+		d.Name, d.Waits = c(d.Name), c(d.Waits)
 		for _, p := range []*Phase{&d.Review, &d.TestPlanning, &d.Testing} {
 			p.Agent = c(p.Agent)
+			ex := make([]string, len(p.Expect))
+			for j, x := range p.Expect {
+				ex[j] = c(x)
+			}
+			p.Expect = ex
 			is := make([]string, len(p.Issues))
 			for j, x := range p.Issues {
 				is[j] = c(x)

@@ -5,19 +5,22 @@
 // turn finished), and the ways to deliver one: an escape sequence the
 // terminal turns into a notification (OSC 9, OSC 777, kitty's OSC 99,
 // wrapped for tmux's passthrough) or a command (notify-send, osascript, or
-// the user's own). Whether the session's pane is in front is the caller's
+// the user's own, from the user's own config: docs/security.md), each
+// bounded in time with only the environment it needs (internal/boundedcmd).
+// Whether the session's pane is in front is the caller's
 // check (internal/focus).
 package notify
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 	"strings"
 	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/boundedcmd"
 	"github.com/dylan-gluck/spcstr/tui/store"
 	"github.com/dylan-gluck/spcstr/tui/text"
 )
@@ -206,13 +209,13 @@ func Run(ctx context.Context, m Method, title, body string) error {
 	} else {
 		args = append(args, title, body)
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, m.Command[0], args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("notification through %s: %w: %s", m.Command[0], err, strings.TrimSpace(text.Sanitize(stderr.String())))
+	_, err := boundedcmd.Run(ctx, boundedcmd.Cmd{Name: m.Command[0], Args: args, Env: boundedcmd.Pick(os.Getenv, notifyEnv...)})
+	if err != nil {
+		return fmt.Errorf("notification through %s: %s", m.Command[0], text.Sanitize(err.Error()))
 	}
 	return nil
 }
+
+// notifyEnv are the variables a notification command gets beyond
+// boundedcmd.BaseKeys: how it reaches the desktop, nothing else.
+var notifyEnv = []string{"DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE", "TERM", "TERM_PROGRAM"}

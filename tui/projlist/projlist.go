@@ -85,6 +85,8 @@ type Model struct {
 	cursor int
 	offset int // first line shown
 	loaded bool
+	// want is a project Select asked for before the list was read.
+	want   string
 	width  int
 	height int
 }
@@ -117,6 +119,9 @@ func (m *Model) SetStyles(st *theme.Styles) { m.styles = st }
 // when it is still listed.
 func (m *Model) SetGroups(groups []Group) {
 	cur := m.Selected()
+	if m.want != "" { // asked for before the projects were read
+		cur = m.want
+	}
 	m.groups, m.loaded = groups, true
 	m.Select(cur)
 	m.clamp()
@@ -135,11 +140,15 @@ func (m *Model) Selected() string {
 
 // Select moves the cursor to the project at path, if listed.
 func (m *Model) Select(path string) {
+	m.want = ""
 	for i, g := range m.groups {
 		if g.Path == path {
 			m.cursor = i
 			return
 		}
+	}
+	if !m.loaded {
+		m.want = path // the next SetGroups selects it
 	}
 	m.cursor = min(m.cursor, max(len(m.groups)-1, 0))
 }

@@ -177,9 +177,42 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 
 // ActionMsg asks the root to run an action on the selected requirement.
 type ActionMsg struct {
-	Kind string // "satisfy-session", "satisfy-branch", "clear"
-	Name string
+	Kind  string // "satisfy-session", "satisfy-branch", "clear"
+	Name  string
+	Scope string // the requirement's scope (session, branch, single_use, permanent)
 }
+
+// Question is the one line that asks before the action changes gate state,
+// naming the requirement and the scope it applies to and ending in y/n
+// ("Satisfy commit_plan for this session? y/n"); "" when nothing is
+// selected.
+func (a ActionMsg) Question(branch string) string {
+	if a.Name == "" {
+		return ""
+	}
+	forBranch := "for every session of the branch"
+	if branch != "" {
+		forBranch = "for every session of branch " + branch
+	}
+	switch a.Kind {
+	case "satisfy-session":
+		if a.Scope == requirements.ScopeBranch || a.Scope == requirements.ScopePermanent {
+			return "Satisfy " + a.Name + " (" + a.Scope + " scope) " + forBranch + "? y/n"
+		}
+		return "Satisfy " + a.Name + " for this session? y/n"
+	case "satisfy-branch":
+		return "Satisfy " + a.Name + " " + forBranch + "? y/n"
+	case "clear":
+		if a.Scope == requirements.ScopeBranch || a.Scope == requirements.ScopePermanent {
+			return "Clear " + a.Name + " " + forBranch + "? y/n"
+		}
+		return "Clear " + a.Name + " for this session? y/n"
+	}
+	return ""
+}
+
+// Branch is the branch the pane shows.
+func (m *Model) Branch() string { return m.view.Branch }
 
 // Model is the requirements pane.
 type Model struct {
@@ -261,7 +294,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	}
 	act := func(kind string) tea.Cmd {
 		sel, _ := m.Selected()
-		return func() tea.Msg { return ActionMsg{Kind: kind, Name: sel.Name} }
+		return func() tea.Msg { return ActionMsg{Kind: kind, Name: sel.Name, Scope: sel.Scope} }
 	}
 	switch {
 	case key.Matches(k, m.Keys.SatisfySession):
@@ -323,7 +356,7 @@ func (m *Model) View() string {
 		}
 		add(st.Subtle.Render(fmt.Sprintf(" %d/%d satisfied", sat, len(m.view.Requirements))))
 		for i, r := range m.view.Requirements {
-			mark := "⬜"
+			mark := "☐"
 			if r.Satisfied {
 				mark = st.OK.Render("✓")
 			}
@@ -339,8 +372,12 @@ func (m *Model) View() string {
 				line = st.Selected.Render(line)
 			}
 			out = append(out, line)
-			if i == m.cursor && r.Message != "" {
-				for _, l := range text.Wrap(r.Message, max(w-4, 8)) {
+			msg := r.Message // what the gate tells Claude while unsatisfied
+			if r.Satisfied {
+				msg = "satisfied: the gate lets the action through"
+			}
+			if i == m.cursor && msg != "" {
+				for _, l := range text.Wrap(msg, max(w-4, 8)) {
 					add("    " + st.Faint.Render(l))
 				}
 			}

@@ -2,7 +2,8 @@
 // project, those that need input first (highlighted, with what they wait
 // for), then newest activity first, with its title, status, age, id, branch,
 // a sparkline of events per minute, a few counts and its estimated cost; a
-// filter typed after "/" (it matches titles too); and a cursor whose
+// filter typed after "/" (titles, ids, branches at once, and anything the
+// logs recorded through the root's search, SetFound); and a cursor whose
 // session the other panes show.
 package sessions
 
@@ -17,7 +18,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/internal/pricing"
-	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/chart"
 	"github.com/dylan-gluck/spcstr/tui/draw"
 	"github.com/dylan-gluck/spcstr/tui/pane"
@@ -31,6 +31,9 @@ type Row struct {
 	store.Summary
 	// Display is the status to show (store.Status*), stale included.
 	Display string
+	// Gates counts the session's gate decisions (⊘ denied or blocked,
+	// ? asked the user, ↷ failed open).
+	Gates store.GateTally
 }
 
 // SparkMinutes is the row's sparkline window: the last half hour,
@@ -77,7 +80,7 @@ func DefaultKeyMap() KeyMap {
 			Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "oldest session")),
 		},
 		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open session")),
-		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter sessions")),
+		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find sessions by anything recorded")),
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		Sort:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: needs input first, recent, cost")),
@@ -115,6 +118,9 @@ type Model struct {
 	empty   []string
 	prices  pricing.Table
 	order   Sort
+	// found is what the last search of the logs found for the filter
+	// (SetFound): sessions matched by anything recorded.
+	found Found
 }
 
 var (
@@ -169,15 +175,13 @@ func (m *Model) SetOrder(o Sort) {
 	m.SetRows(m.rows)
 }
 
-// cost is a row's estimated cost in dollars (0 unpriced).
+// cost is a row's figure in dollars, the one its row shows (Claude
+// Code's when it gave one; the priced part of a lower bound).
 func (m *Model) cost(r Row) float64 {
 	if m.prices == nil {
 		return 0
 	}
-	if e := m.prices.Cost(r.Tokens, r.Model); e.Priced {
-		return e.USD
-	}
-	return 0
+	return m.prices.Session(r.CostState()).USD
 }
 
 // SetRows replaces the rows, sorted in the list's order (by default those
@@ -283,7 +287,8 @@ func (m *Model) refilter() {
 	m.visible = m.visible[:0]
 	f := strings.ToLower(strings.TrimSpace(m.filter))
 	for i, r := range m.rows {
-		if f == "" || matches(r, f) {
+		_, found := m.found[r.ID]
+		if f == "" || matches(r, f) || found {
 			m.visible = append(m.visible, i)
 		}
 	}
@@ -300,10 +305,17 @@ func matches(r Row, f string) bool {
 
 func (m *Model) listHeight() int {
 	h := m.height
-	if m.editing || m.filter != "" {
+	if m.footLine() {
 		h--
 	}
 	return max(h, 0)
+}
+
+// footLine reports whether the list ends with a line for the filter or a
+// sort order other than the default (which stays in sight, not only in a
+// passing message).
+func (m *Model) footLine() bool {
+	return m.editing || m.filter != "" || m.order != SortNeedsInput
 }
 
 func (m *Model) clamp() {
@@ -342,6 +354,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	if m.editing {
+		before := m.filter
 		switch {
 		case key.Matches(k, m.Keys.ClearFilter):
 			m.editing, m.filter = false, ""
@@ -360,6 +373,9 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		default:
 			return nil
 		}
+		if m.filter != before {
+			m.found = nil // the search for the new filter answers later
+		}
 		m.refilter()
 		m.cursor = 0
 		m.clamp()
@@ -376,7 +392,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, m.Keys.Sort):
 		m.SetOrder(m.order + 1)
 	case key.Matches(k, m.Keys.ClearFilter) && m.filter != "":
-		m.filter = ""
+		m.filter, m.found = "", nil
 		m.refilter()
 		m.clamp()
 	}
@@ -409,28 +425,46 @@ func (m *Model) View() string {
 	}
 	per := max(m.listHeight()/rowHeight, 1)
 	nowMin := now.Unix() / 60
+	// The sparklines of the rows shown share one column: they start
+	// after the widest id and branch and end before the widest counts.
+	var cols columns
+	for i := m.offset; i < len(m.visible) && i < m.offset+per; i++ {
+		r := m.rows[m.visible[i]]
+		cols.id = max(cols.id, text.Width(m.idPart(r)))
+		cols.stats = max(cols.stats, text.Width(m.stats(r)))
+	}
 	for i := m.offset; i < len(m.visible) && i < m.offset+per; i++ {
 		r := m.rows[m.visible[i]]
 		sel := i == m.cursor
-		lines = append(lines, m.rowLines(r, sel, now, nowMin)...)
+		lines = append(lines, m.rowLines(r, sel, now, nowMin, cols)...)
 	}
 	for len(lines) < m.listHeight() {
 		lines = append(lines, strings.Repeat(" ", w))
 	}
 	lines = lines[:m.listHeight()]
-	if m.editing || m.filter != "" {
-		f := st.Filter.Render("/") + m.filter
-		if m.editing {
-			f += st.Cursor.Render("█")
-		} else {
-			f += st.Faint.Render("  (esc clears)")
+	if m.footLine() {
+		var f string
+		if m.editing || m.filter != "" {
+			f = st.Filter.Render("/") + m.filter
+			if m.editing {
+				f += st.Cursor.Render("█")
+			} else {
+				f += st.Faint.Render("  (esc clears)")
+			}
+		}
+		if m.order != SortNeedsInput {
+			f = text.Right(f, st.Subtle.Render(" sorted: "+m.order.String()), w)
 		}
 		lines = append(lines, text.Fit(f, w))
 	}
 	return strings.Join(lines, "\n")
 }
 
-func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string {
+// columns are the widths shared by the rows shown: the id and branch, and
+// the counts.
+type columns struct{ id, stats int }
+
+func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64, cols columns) []string {
 	st := m.styles
 	w := m.width
 	sym, label := draw.Symbol(r.Display)
@@ -461,12 +495,12 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 	line1 := text.Right(mark+paint(sym)+" "+title, right, w)
 
 	// Line 2: id, branch, sparkline; counts and cost on the right.
-	id := "  " + st.Subtle.Render(text.ShortID(r.ID))
-	if r.Branch != "" {
-		id += " " + st.Info.Render(r.Branch)
-	}
+	id := m.idPart(r)
 	var line2 string
-	if needs && r.Asks != "" {
+	if hit, ok := m.found[r.ID]; ok && m.filter != "" && !matches(r, strings.ToLower(strings.TrimSpace(m.filter))) {
+		// Found by what it recorded: say where.
+		line2 = id + " " + st.Filter.Render("↳ ") + st.Subtle.Render(hit)
+	} else if needs && r.Asks != "" {
 		// What it waits for says more than its sparkline.
 		line2 = id + " " + st.NeedsInput.Render(r.Asks)
 	} else if r.Damaged != "" {
@@ -474,33 +508,19 @@ func (m *Model) rowLines(r Row, sel bool, now time.Time, nowMin int64) []string 
 	} else if !r.Loaded {
 		line2 = id + " " + st.Faint.Render("loading…")
 	} else {
-		stats := " " + text.Count(int64(r.ToolCalls)) + "t"
-		if r.Errors > 0 {
-			stats += " " + st.Error.Render(text.Count(int64(r.Errors))+"e")
+		stats := m.stats(r)
+		// The sparkline starts at the shared column when the counts
+		// leave room, and is as wide on every row.
+		start := max(cols.id, text.Width(id))
+		sw := w - start - 1 - max(cols.stats, text.Width(stats))
+		if sw < 4 {
+			start = text.Width(id)
+			sw = w - start - 1 - text.Width(stats)
 		}
-		if r.AgentsRunning > 0 {
-			stats += " " + st.Working.Render(text.Count(int64(r.AgentsRunning))+"a")
-		}
-		if r.ContextPct > 0 {
-			stats += " " + draw.CtxStyle(st, r.ContextPct)(text.Count(int64(r.ContextPct+0.5))+"%")
-		}
-		if m.prices != nil {
-			if e := m.prices.Session(&state.Session{Tokens: r.Tokens, Model: r.Model, ClaudeCost: r.ClaudeCost}); e.Known() {
-				usd := pricing.Format(e.USD)
-				switch {
-				case !e.Priced:
-					usd = "≥" + usd // a lower bound
-				case e.Source == pricing.SourceEstimate && !strings.HasPrefix(usd, "<"):
-					usd = "~" + usd // an estimate
-				}
-				stats += " " + st.Subtle.Render(usd)
-			}
-		}
-		sw := w - text.Width(id) - 1 - text.Width(stats)
 		spark := ""
 		if sw >= 4 {
 			sp, _ := chart.SparkWindow(r.Activity, nowMin, SparkMinutes, sw)
-			spark = " " + st.Spark.Render(sp)
+			spark = strings.Repeat(" ", start-text.Width(id)) + " " + st.Spark.Render(sp)
 		}
 		line2 = text.Right(id+spark, stats, w)
 	}

@@ -34,6 +34,9 @@ func clean(s *state.Session) {
 	s.EventCounts = cleanKeys(s.EventCounts)
 	for i := range s.Errors {
 		s.Errors[i].Type, s.Errors[i].Message = c(s.Errors[i].Type), c(s.Errors[i].Message)
+		if tool, ok := s.Errors[i].Context["tool"].(string); ok {
+			s.Errors[i].Context["tool"] = c(tool)
+		}
 	}
 	for i := range s.Prompts {
 		s.Prompts[i].Prompt = c(s.Prompts[i].Prompt)
@@ -55,6 +58,9 @@ func clean(s *state.Session) {
 func cleanEvent(e *Event) {
 	c := text.Sanitize
 	e.Session, e.Event, e.Tool, e.Detail, e.Agent, e.Error = c(e.Session), c(e.Event), c(e.Tool), c(e.Detail), c(e.Agent), c(e.Error)
+	if d := e.Gate; d != nil {
+		d.Hook, d.Decision, d.Enforcement, d.Message, d.Judged = c(d.Hook), c(d.Decision), c(d.Enforcement), c(d.Message), c(d.Judged)
+	}
 }
 
 func cleanAll(xs []string) {

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/dylan-gluck/spcstr/internal/observe"
 	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/state"
 )
@@ -40,16 +40,8 @@ func ReadCustom(l state.Layout, id string) []Event {
 // parseCustom reduces one observability event to an Event when it is a
 // custom event of session id.
 func parseCustom(line []byte, id string) (Event, bool) {
-	var e struct {
-		SessionID  string         `json:"session_id"`
-		Timestamp  time.Time      `json:"timestamp"`
-		EventType  string         `json:"event_type"`
-		Strategy   string         `json:"strategy_name"`
-		Hook       string         `json:"hook_name"`
-		CustomType string         `json:"custom_event_type"`
-		Payload    map[string]any `json:"payload"`
-	}
-	if json.Unmarshal(line, &e) != nil || e.EventType != "custom" || e.SessionID != id || e.Timestamp.IsZero() {
+	var e observe.Event // the observability log's one decoder, as the export's
+	if json.Unmarshal(line, &e) != nil || e.EventType != observe.Custom || e.SessionID != id || e.Timestamp.IsZero() {
 		return Event{}, false
 	}
 	keys := make([]string, 0, len(e.Payload))
@@ -58,7 +50,7 @@ func parseCustom(line []byte, id string) (Event, bool) {
 	}
 	sort.Strings(keys)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s:", e.CustomType, e.Hook)
+	fmt.Fprintf(&b, "%s %s:", e.CustomEventType, e.HookName)
 	for _, k := range keys {
 		switch v := e.Payload[k].(type) {
 		case float64:
@@ -67,5 +59,26 @@ func parseCustom(line []byte, id string) (Event, bool) {
 			fmt.Fprintf(&b, " %s=%v", k, v)
 		}
 	}
-	return Event{At: e.Timestamp, Session: e.SessionID, Event: "Custom", Tool: e.Strategy, Detail: OneLine(b.String(), 300)}, true
+	return Event{At: e.Timestamp, Session: e.SessionID, Event: "Custom", Tool: e.StrategyName, Detail: OneLine(b.String(), 300)}, true
+}
+
+// FindCustom finds the observability line a custom event ev was read from
+// (ReadCustom), for its full view.
+func FindCustom(l state.Layout, ev Event) ([]byte, bool) {
+	path, err := l.ObservabilityLog(ev.Session)
+	if err != nil {
+		return nil, false
+	}
+	var found []byte
+	_ = logs.TailLines(path, customWindow, func(line []byte) error {
+		if c, ok := parseCustom(line, ev.Session); ok {
+			cleanEvent(&c)
+			typ, _, _ := strings.Cut(c.Detail, " ")
+			if c.At.Equal(ev.At) && c.Tool == ev.Tool && strings.HasPrefix(ev.Detail, typ+" ") {
+				found = append(found[:0], line...)
+			}
+		}
+		return nil
+	})
+	return found, found != nil
 }

@@ -28,6 +28,9 @@ type Event struct {
 	// FailedOpen marks a gate decision that failed open: the gate could
 	// not decide and let the action through (the header counts them).
 	FailedOpen bool
+	// Gate is a decision's record (nil for an event): what the gate
+	// decided, on which hook, what became of it and its own message.
+	Gate *Decision
 }
 
 // tailWindow is how much of each log's end is read at startup.
@@ -145,21 +148,15 @@ func jsonString(s string) string {
 	return string(b)
 }
 
-type rawEntry struct {
-	Timestamp time.Time       `json:"timestamp"`
-	SessionID string          `json:"session_id"`
-	Event     string          `json:"event"`
-	Input     json.RawMessage `json:"input"`
-	Outcome   *struct {
-		Error string `json:"error"`
-	} `json:"outcome"`
-	// decisions.json fields
+// rawDecision is what the event tail shows of a decisions.json record.
+type rawDecision struct {
 	Source   string `json:"source"`
 	Hook     string `json:"hook"`
 	Decision string `json:"decision"`
 	Reason   string `json:"reason"`
 	Message  string `json:"message"`
 	DryRun   bool   `json:"dry_run"`
+	Error    string `json:"error"` // a gate's own error
 	// Enforcement: enforced, dry-run, failed-open, failed-closed, gave-way
 	Enforcement string `json:"enforcement"`
 	// allows that warned the user or added context
@@ -194,11 +191,11 @@ type rawInput struct {
 	Notification string `json:"notification_type"`
 }
 
-func outcomeError(e rawEntry) string {
-	if e.Outcome == nil {
+func outcomeError(h *logs.Head) string {
+	if h.Outcome == nil {
 		return ""
 	}
-	return e.Outcome.Error
+	return h.Outcome.Error
 }
 
 // ParseEvent reduces one raw log entry to an Event, its text made safe to
@@ -213,54 +210,18 @@ func ParseEvent(raw []byte) (Event, bool) {
 }
 
 func parseEvent(raw []byte) (Event, bool) {
-	var e rawEntry
-	if err := json.Unmarshal(raw, &e); err != nil {
-		// A wrong type somewhere: try the envelope alone.
-		var env struct {
-			Timestamp time.Time `json:"timestamp"`
-			SessionID string    `json:"session_id"`
-			Event     string    `json:"event"`
-		}
-		if json.Unmarshal(raw, &env) != nil {
-			return Event{}, false
-		}
-		e.Timestamp, e.SessionID, e.Event = env.Timestamp, env.SessionID, env.Event
-	}
-	if e.SessionID == "" || e.Timestamp.IsZero() {
+	h, ok := logs.ReadHead(raw)
+	if !ok || h.SessionID == "" || h.Timestamp.IsZero() {
 		return Event{}, false
 	}
-	ev := Event{At: e.Timestamp, Session: e.SessionID, Event: e.Event}
-	if e.Event == "" && e.Decision != "" {
-		ev.Event = "Decision"
-		ev.Tool = e.Source
-		dec := e.Decision
-		if dec == "allow" && (e.SystemMessage != "" || e.Reason == "warning") {
-			dec = "warn" // an allow that showed the user a message
-		}
-		d := dec + " " + e.Hook
-		switch {
-		case e.DryRun:
-			d += " (dry run)"
-		case e.Enforcement == "failed-open", e.Enforcement == "failed-closed", e.Enforcement == "gave-way":
-			d += " (" + strings.ReplaceAll(e.Enforcement, "-", " ") + ")"
-		}
-		ev.FailedOpen = e.Enforcement == "failed-open" || e.Enforcement == "" && e.Reason == "gate-error" && e.Decision == "allow"
-		why := cmp.Or(e.Reason, e.Message)
-		switch {
-		case dec == "warn" && e.SystemMessage != "" && (why == "" || why == "warning"):
-			why = e.SystemMessage
-		case why == "context" && e.Context != "":
-			why = "context: " + e.Context
-		}
-		if why != "" {
-			d += ": " + why
-		}
-		ev.Detail = OneLine(d, 300)
-		ev.Failed = e.Decision == "deny" || e.Decision == "block"
-		return ev, true
+	ev := Event{At: h.Timestamp, Session: h.SessionID, Event: h.Event}
+	if h.Event == "" && h.Decision != "" {
+		var e rawDecision
+		_ = h.Decode(&e) // a field of another type is left empty
+		return decisionEvent(ev, &e), true
 	}
 	var in rawInput
-	_ = json.Unmarshal(e.Input, &in)
+	_ = h.Payload(&in)
 	ev.Tool = in.ToolName
 	ev.Agent = in.AgentType
 	ti := in.ToolInput
@@ -302,18 +263,17 @@ func parseEvent(raw []byte) (Event, bool) {
 	case in.LastMessage != "":
 		d = in.LastMessage
 	}
-	if e.Event == "SubagentStart" || e.Event == "SubagentStop" {
+	if h.Event == "SubagentStart" || h.Event == "SubagentStop" {
 		ev.Agent = ""
 		if in.AgentType != "" {
 			d = strings.TrimSpace(in.AgentType + " " + OneLine(in.LastMessage, 120))
 		}
 	}
 	ev.Detail = OneLine(d, 300)
-	if errText := cmp.Or(in.Error, outcomeError(e)); errText != "" && errText != d {
+	if errText := cmp.Or(in.Error, outcomeError(&h)); errText != "" && errText != d {
 		ev.Error = OneLine(errText, 300)
 	}
-	ev.Failed = strings.HasSuffix(e.Event, "Failure") || in.Error != "" ||
-		(e.Outcome != nil && e.Outcome.Error != "")
+	ev.Failed = strings.HasSuffix(h.Event, "Failure") || in.Error != "" || outcomeError(&h) != ""
 	return ev, true
 }
 
@@ -363,7 +323,7 @@ func Since(dir, session string, since time.Time, max int) []Event {
 		found := 0
 		_ = logs.Backward(p, 1<<40, func(raw []byte) error {
 			if !bytes.Contains(raw, needle) {
-				if at, ok := entryTime(raw); ok && at.Before(since) {
+				if h, ok := logs.ReadHead(raw); ok && !h.Timestamp.IsZero() && h.Timestamp.Before(since) {
 					return logs.ErrStop
 				}
 				return nil
@@ -387,22 +347,4 @@ func Since(dir, session string, since time.Time, max int) []Event {
 		all = all[len(all)-max:]
 	}
 	return all
-}
-
-// entryTime reads an entry's timestamp without decoding the rest (it is
-// the first member spcstr writes; false when it is not found early).
-func entryTime(raw []byte) (time.Time, bool) {
-	const key = `"timestamp":"`
-	head := raw[:min(len(raw), 256)]
-	i := bytes.Index(head, []byte(key))
-	if i < 0 {
-		return time.Time{}, false
-	}
-	rest := head[i+len(key):]
-	j := bytes.IndexByte(rest, '"')
-	if j < 0 {
-		return time.Time{}, false
-	}
-	at, err := time.Parse(time.RFC3339Nano, string(rest[:j]))
-	return at, err == nil
 }

@@ -1,6 +1,9 @@
 package store
 
-import "github.com/dylan-gluck/spcstr/state"
+import (
+	"github.com/dylan-gluck/spcstr/logs"
+	"github.com/dylan-gluck/spcstr/state"
+)
 
 // What a Store asks to read, and the functions that read it (inside a
 // tea.Cmd).
@@ -54,12 +57,18 @@ type Tail struct {
 	Offsets Offsets
 	// Initial marks the startup read of every log's tail window.
 	Initial bool
+	// Gates counts each session's decisions further back than the tail
+	// window (CountGates), with the startup read.
+	Gates map[string]GateTally
 }
 
-// ReadTailStart reads the end of every log of the project.
+// ReadTailStart reads the end of every log of the project, and counts the
+// sessions' gate decisions in the decisions log (read first: a decision
+// appended meanwhile is in the tail, not counted twice).
 func ReadTailStart(l state.Layout) Tail {
+	gates := CountGates(l.LogPath(logs.Name(logs.Decisions, "")), gateCountBytes)
 	evs, offs := TailStart(l.LogsDir())
-	return Tail{Events: evs, Offsets: offs, Initial: true}
+	return Tail{Events: evs, Offsets: offs, Initial: true, Gates: gates}
 }
 
 // ReadTail reads what a TailRead asks for.

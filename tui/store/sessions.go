@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/registry"
+	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/state"
 	"github.com/dylan-gluck/spcstr/tui/text"
 )
@@ -64,6 +65,10 @@ type Summary struct {
 	// Inherited is the usage a fork copied from its parent (subtracted
 	// from sums of sessions).
 	Inherited map[string]state.ModelUsage
+	// InheritedCost is a fork's parent's figure at the fork point.
+	InheritedCost *state.ClaudeCost
+	// Live is Claude Code's live figure from its status line.
+	Live *state.LiveCost
 	// Asks is what the session waits for while it needs input: the latest
 	// notification's message, or "permission request" ("" otherwise).
 	Asks string
@@ -135,7 +140,7 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 		Cwd: s.Cwd, ProjectDir: s.ProjectDir, CreatedAt: s.CreatedAt,
 		Activity: s.Activity, ToolCalls: s.ToolCalls(), Errors: max(s.ErrorsTotal, len(s.Errors)),
 		Prompts: max(s.PromptsTotal, len(s.Prompts)), Agents: max(s.AgentsTotal, len(s.AgentsHistory)),
-		ContextPct: s.Tokens.ContextPercent(), Loaded: true, Tokens: s.Tokens, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited,
+		ContextPct: s.Tokens.ContextPercent(), Loaded: true, Tokens: s.Tokens, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited, InheritedCost: s.InheritedCost, Live: s.Live,
 		Title: OneLine(s.Title, state.TitleBytes),
 	}
 	if sum.Title == "" {
@@ -181,16 +186,22 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 func Trim(s *state.Session) {
 	for i := range s.Prompts {
 		if len(s.Prompts[i].Prompt) > MaxText {
-			s.Prompts[i].Prompt = state.Truncate(s.Prompts[i].Prompt, MaxText)
+			s.Prompts[i].Prompt = termtext.Cut(s.Prompts[i].Prompt, MaxText)
 			s.Prompts[i].Truncated = true
 		}
 	}
 	for i := range s.Errors {
-		s.Errors[i].Message = state.Truncate(s.Errors[i].Message, MaxText)
+		s.Errors[i].Message = termtext.Cut(s.Errors[i].Message, MaxText)
+		// Keep only the tool the error came from (a line says
+		// "Bash: Exit code 1"), cut to a name's length.
+		tool, _ := s.Errors[i].Context["tool"].(string)
 		s.Errors[i].Context = nil
+		if tool != "" {
+			s.Errors[i].Context = map[string]any{"tool": termtext.Cut(tool, 80)}
+		}
 	}
 	for i := range s.Notifications {
-		s.Notifications[i].Message = state.Truncate(s.Notifications[i].Message, MaxText)
+		s.Notifications[i].Message = termtext.Cut(s.Notifications[i].Message, MaxText)
 	}
 	s.Prompts = lastN(s.Prompts, MaxItems)
 	s.Errors = lastN(s.Errors, MaxItems)
@@ -238,5 +249,12 @@ func OneLine(s string, n int) string {
 		s = s[:4*n]
 	}
 	s = strings.Join(strings.Fields(s), " ")
-	return state.Truncate(s, n)
+	return termtext.Cut(s, n)
+}
+
+// CostState is the part of a session's state its cost is figured from
+// (pricing.Table.Session and Summed), for the rows and sums that keep
+// only a summary.
+func (s Summary) CostState() *state.Session {
+	return &state.Session{Tokens: s.Tokens, Model: s.Model, ClaudeCost: s.ClaudeCost, Inherited: s.Inherited, InheritedCost: s.InheritedCost, Live: s.Live}
 }

@@ -62,6 +62,7 @@ type Store struct {
 	tailAgain  map[string]bool
 	tailed     bool // the startup tail has been read
 	ring       map[string][]Event
+	gates      map[string]GateTally
 	all        []Event
 	backfilled map[string]bool
 
@@ -77,7 +78,7 @@ func New(l state.Layout) *Store {
 	return &Store{
 		layout: l, prefix: filepath.Clean(l.Root) + string(filepath.Separator),
 		sums: map[string]Summary{}, states: newStateCache(stateCacheSize), alive: map[int]bool{},
-		offsets: Offsets{}, tailAgain: map[string]bool{}, ring: map[string][]Event{},
+		offsets: Offsets{}, tailAgain: map[string]bool{}, ring: map[string][]Event{}, gates: map[string]GateTally{},
 		backfilled: map[string]bool{}, loadAgain: map[string]bool{},
 	}
 }
@@ -311,8 +312,23 @@ func (s *Store) ApplyTail(t Tail, selected string) Reads {
 	}
 	for id, evs := range byID {
 		s.ring[id] = mergeEvents(s.ring[id], evs, ringSize)
+		LinkDecisions(s.ring[id])
+		if t.Initial {
+			continue // counted by CountGates (t.Gates)
+		}
+		for _, e := range evs {
+			if e.Gate != nil {
+				g := s.gates[id]
+				g.add(e.Gate)
+				s.gates[id] = g
+			}
+		}
+	}
+	for id, g := range t.Gates {
+		s.gates[id] = g
 	}
 	s.all = mergeEvents(s.all, t.Events, allSize)
+	LinkDecisions(s.all)
 	if t.Initial {
 		s.tailed = true
 		return s.history(selected)
@@ -326,7 +342,12 @@ func (s *Store) ApplyHistory(h SessionHistory) {
 	s.backfilled[h.ID] = true
 	s.relative(h.Events)
 	s.ring[h.ID] = mergeEvents(h.Events, s.ring[h.ID], ringSize)
+	LinkDecisions(s.ring[h.ID])
 }
+
+// Gates is a session's gate decisions counted from the decisions log (up
+// to 16 MiB back at startup, then every decision appended).
+func (s *Store) Gates(id string) GateTally { return s.gates[id] }
 
 // Select returns the reads a newly selected session needs: its whole state
 // and, when the startup tail held few of its events, its history.
@@ -373,13 +394,24 @@ func mergeEvents(a, b []Event, n int) []Event {
 // dedupe drops repeated events (the same entry read by the startup tail and
 // by a history search).
 func dedupe(evs []Event) []Event {
-	seen := make(map[Event]bool, len(evs))
+	type key struct {
+		ev   Event
+		gate Decision
+	}
+	seen := make(map[key]bool, len(evs))
 	out := evs[:0]
 	for _, e := range evs {
-		if seen[e] {
+		// A decision is the same whether or not the call it judged was
+		// found yet.
+		k := key{ev: e}
+		if e.Gate != nil {
+			k.ev.Gate, k.ev.Detail, k.gate = nil, "", *e.Gate
+			k.gate.Judged = ""
+		}
+		if seen[k] {
 			continue
 		}
-		seen[e] = true
+		seen[k] = true
 		out = append(out, e)
 	}
 	return out

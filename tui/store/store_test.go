@@ -49,7 +49,9 @@ func TestParseEvent(t *testing.T) {
 		{"decision", `{"request_id":"r","session_id":"s1","timestamp":"2026-01-15T12:00:00Z","source":"requirements","hook":"PreToolUse","decision":"deny","reason":"run /plan first"}`,
 			true, Event{At: t0, Session: "s1", Event: "Decision", Tool: "requirements", Detail: "deny PreToolUse: run /plan first", Failed: true}},
 		{"decision that failed open", `{"request_id":"r","session_id":"s1","timestamp":"2026-01-15T12:00:00Z","source":"requirements","hook":"PreToolUse","decision":"allow","reason":"gate-error","enforcement":"failed-open","error":"lock"}`,
-			true, Event{At: t0, Session: "s1", Event: "Decision", Tool: "requirements", Detail: "allow PreToolUse (failed open): gate-error", FailedOpen: true}},
+			true, Event{At: t0, Session: "s1", Event: "Decision", Tool: "requirements", Detail: "allow PreToolUse (failed open): lock", FailedOpen: true}},
+		{"decision with its own message", `{"request_id":"r","session_id":"s1","timestamp":"2026-01-15T12:00:00Z","source":"strategy:ship","hook":"Stop","decision":"block","reason":"exit-2","message":"tests fail: fix them","enforcement":"enforced"}`,
+			true, Event{At: t0, Session: "s1", Event: "Decision", Tool: "strategy:ship", Detail: "block Stop (kept working): tests fail: fix them", Failed: true}},
 		{"block that gave way to the stop cap", `{"request_id":"r","session_id":"s1","timestamp":"2026-01-15T12:00:00Z","source":"feedback","hook":"Stop","decision":"escalated","reason":"escalated:pending","enforcement":"gave-way"}`,
 			true, Event{At: t0, Session: "s1", Event: "Decision", Tool: "feedback", Detail: "escalated Stop (gave way): escalated:pending"}},
 		{"wrong types", `{"timestamp":"2026-01-15T12:00:00Z","session_id":"s1","event":"PreToolUse","input":{"tool_name":5,"tool_input":"x"}}`,
@@ -62,6 +64,10 @@ func TestParseEvent(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, ok := ParseEvent([]byte(c.raw))
+			if (got.Gate != nil) != (got.Event == "Decision") {
+				t.Errorf("decision record %v for event %q", got.Gate, got.Event)
+			}
+			got.Gate = nil
 			if ok != c.ok || ok && got != c.want {
 				t.Fatalf("got %+v %v, want %+v %v", got, ok, c.want, c.ok)
 			}

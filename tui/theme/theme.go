@@ -29,6 +29,9 @@ type Styles struct {
 	Cursor    lipgloss.Style
 	Tab       lipgloss.Style
 	TabActive lipgloss.Style
+	// TabShown is the tab of the pane shown beside the focused list
+	// (TabActive marks the focused one).
+	TabShown  lipgloss.Style
 	Border    lipgloss.Style
 	BorderFoc lipgloss.Style
 	Status    lipgloss.Style
@@ -97,6 +100,7 @@ func New(isDark, noColor bool) *Styles {
 	}
 	s.Cursor = base.Bold(true).Foreground(accent)
 	s.Tab = base.Foreground(subtle)
+	s.TabShown = base.Bold(true)
 	s.Border = base.Border(lipgloss.NormalBorder()).BorderForeground(faint)
 	s.BorderFoc = base.Border(lipgloss.NormalBorder()).BorderForeground(accent)
 	s.Status = base.Foreground(subtle)

@@ -64,7 +64,9 @@ func DefaultKeyMap() KeyMap {
 }
 
 // ShortHelp implements help.KeyMap.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Next, k.Open, k.ZoomOut, k.Now} }
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Next, k.Open, k.ZoomIn, k.ZoomOut, k.Now}
+}
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
@@ -108,9 +110,35 @@ func (m *Model) SetStyles(st *theme.Styles) { m.styles = st }
 func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
 
 // Open starts a timeline for the session selected (its lane first once
-// read).
-func (m *Model) Open(selected string) {
+// read), its window fitted to from–to: the time the sessions on screen
+// span (zero: the last hour).
+func (m *Model) Open(selected string, from, to time.Time) {
 	m.lanes, m.loaded, m.lane, m.cur, m.follow, m.focused = nil, false, 0, -1, true, selected
+	m.span, m.end = DefaultSpan, time.Time{}
+	m.fit(from, to)
+}
+
+// fit picks the shortest zoom level that holds from–to with a margin, and
+// follows now when to is recent enough to fit in it with now; else the
+// window ends just after to.
+func (m *Model) fit(from, to time.Time) {
+	if from.IsZero() || to.IsZero() || to.Before(from) {
+		return
+	}
+	now := m.now()
+	need := to.Sub(from) + to.Sub(from)/10
+	m.span = len(Spans) - 1
+	for i, sp := range Spans {
+		if sp >= need {
+			m.span = i
+			break
+		}
+	}
+	sp := Spans[m.span]
+	if now.Sub(from) <= sp || now.Sub(to) < sp/20 {
+		return // following now shows it all
+	}
+	m.follow, m.end = false, to.Add(sp/20)
 }
 
 // Since is how far back the window reaches: what the root reads (a wider
@@ -358,13 +386,45 @@ func (m *Model) View() string {
 	return strings.Join(out, "\n")
 }
 
-// axis labels the window's time across.
+// tickSteps are the axis's tick intervals, shortest first: ticks fall on
+// round times.
+var tickSteps = []time.Duration{
+	time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 30 * time.Minute,
+	time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour,
+}
+
+// tickWidth is the room a tick's label needs ("┬15:04" and a gap).
+const tickWidth = 9
+
+// axis labels the window's time across, with ticks on round times (whole
+// minutes, five minutes, hours...) as dense as their labels allow.
 func (m *Model) axis(start time.Time, span time.Duration, w int) string {
 	b := []rune(strings.Repeat("─", w))
-	step := max(w/4, 10)
-	for c := 0; c+8 <= w; c += step {
-		at := start.Add(time.Duration(float64(span) * float64(c) / float64(w)))
+	if w <= 0 {
+		return ""
+	}
+	step := tickSteps[len(tickSteps)-1]
+	for _, s := range tickSteps {
+		if float64(s)/float64(span)*float64(w) >= tickWidth {
+			step = s
+			break
+		}
+	}
+	// The first round time at or after start, in local time (an hour
+	// tick falls on the hour where the user is).
+	local := start.Local()
+	_, off := local.Zone()
+	shift := time.Duration(off) * time.Second
+	at := start.Add(shift).Truncate(step).Add(-shift)
+	if at.Before(start) {
+		at = at.Add(step)
+	}
+	for ; !at.After(start.Add(span)); at = at.Add(step) {
+		c := int(float64(at.Sub(start)) / float64(span) * float64(w))
 		lbl := []rune("┬" + at.Local().Format("15:04"))
+		if c+len(lbl) > w {
+			break
+		}
 		copy(b[c:], lbl)
 	}
 	return m.styles.Faint.Render(string(b))
