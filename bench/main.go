@@ -14,6 +14,10 @@
 //	P1-perm  a PermissionRequest hook with no dashboard open ÷ the floor
 //	    (≤ 1.5), and a dashboard's answer → the hook answered (≤ 100 ms
 //	    median); -only-permission measures these alone
+//	P-par  six parallel PreToolUse hooks of one session against a 3 s
+//	    command gate: the slowest answer ÷ 3 s (≤ 1.3), every one the
+//	    gate's own deny (-only-parallel runs it alone; -only-p1 stops
+//	    after P1, P2 and P3)
 //	P4, P5, idle CPU, export, search: the dashboard's, the exporter's and
 //	    spcstr search's Go benchmarks, whose metrics are read back and
 //	    judged here too (idle CPU: spcstr tui on 76 unchanging sessions in
@@ -65,6 +69,8 @@ var (
 	onlyLong  = flag.Bool("only-long", false, "measure P2-long only (for profiling)")
 	onlyStart = flag.Bool("only-startup", false, "measure the start-up figures only")
 	onlyPerm  = flag.Bool("only-permission", false, "measure the PermissionRequest figures only (no dashboard; a dashboard's answer)")
+	onlyPar   = flag.Bool("only-parallel", false, "measure the parallel PreToolUse figure (P-par) only")
+	onlyP1    = flag.Bool("only-p1", false, "measure P1, P2 and P3 only")
 	onlyCost  = flag.Bool("only-cost", false, "measure the status line command and spcstr cost only")
 	keep      = flag.Bool("keep", false, "keep the scratch folder")
 	tuiBench  = flag.Bool("tui", true, "also run the dashboard and export benchmarks (go test -bench)")
@@ -121,6 +127,9 @@ func run() error {
 	}
 	if *onlyPerm {
 		return benchPermission(hook, floor, tmp, min(*runs, 200))
+	}
+	if *onlyPar {
+		return benchParallel(hook, tmp)
 	}
 	if *onlyCost {
 		return benchStatusLine(hook, spcstr, floor, tmp, events)
@@ -192,7 +201,13 @@ func run() error {
 	}
 	verdict("P3 peak RSS of one hook process (MiB)", p3, 12, fmt.Sprintf("(median %.1f MiB; the launcher alone %.1f MiB)", float64(rss[len(rss)/2])/1024, float64(launcherRSS)/1024))
 
+	if *onlyP1 {
+		return nil
+	}
 	if err := runLong(hook, tmp); err != nil {
+		return err
+	}
+	if err := benchParallel(hook, tmp); err != nil {
 		return err
 	}
 

@@ -154,11 +154,18 @@ func validateOne(cmd *cobra.Command, dir, file, name string) error {
 		return err
 	}
 	out := cmd.OutOrStdout()
-	var problems []string
+	var problems, warnings []string
 	for _, p := range strategy.ValidateIn(cfg, root) {
-		if slices.Contains(p.Strategies, name) {
+		switch {
+		case !slices.Contains(p.Strategies, name):
+		case p.Kind == strategy.ProblemWarning:
+			warnings = append(warnings, p.Message)
+		default:
 			problems = append(problems, p.Message)
 		}
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(out, "WARN   %s\n", w)
 	}
 	if len(problems) > 0 {
 		for _, p := range problems {

@@ -25,6 +25,10 @@ const (
 	Rejected
 	// Repairs keeps the bytes cut off torn tails: repairs.json.
 	Repairs
+	// Answers is the log of what the hook answered to events its gates
+	// decided on, one Answer a line: answers.json. The event itself is in
+	// its own log before any gate runs.
+	Answers
 )
 
 // Ext is the extension of every log file.
@@ -41,6 +45,8 @@ func (k Kind) String() string {
 		return "rejected"
 	case Repairs:
 		return "repairs"
+	case Answers:
+		return "answers"
 	}
 	return "not a log"
 }
@@ -58,12 +64,12 @@ func (k Kind) Session() bool { return k == Events || k == Decisions }
 // an event name that is not usable.
 func Name(k Kind, event string) string {
 	switch k {
-	case Decisions, Rejected, Repairs:
+	case Decisions, Rejected, Repairs, Answers:
 		return k.String()
 	case Events:
 		snake := hookio.SnakeName(event)
 		switch snake {
-		case Decisions.String(), Rejected.String(), Repairs.String():
+		case Decisions.String(), Rejected.String(), Repairs.String(), Answers.String():
 			return "event_" + snake
 		}
 		return snake
@@ -107,6 +113,8 @@ func Classify(name string) File {
 		k = Rejected
 	case Repairs.String():
 		k = Repairs
+	case Answers.String():
+		k = Answers
 	}
 	return File{Kind: k, Name: stem, Segment: seg}
 }

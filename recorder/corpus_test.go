@@ -226,7 +226,7 @@ func countLogged(t testing.TB, p *project) (logged, rejected int) {
 		switch filepath.Base(lp) {
 		case logs.Name(logs.Rejected, "") + logs.Ext:
 			rejected += n
-		case "decisions.json", "repairs.json":
+		case "decisions.json", "repairs.json", "answers.json":
 		default:
 			logged += n
 		}

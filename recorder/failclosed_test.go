@@ -339,3 +339,23 @@ func TestFailClosedUnparsableConfig(t *testing.T) {
 		t.Fatalf("records = %+v", recs)
 	}
 }
+
+// One bad value never switches a closed gate off, through the real
+// binary: a top-level type error beside a flow-style closed strategy
+// (the strategy still runs, and fails closed on its own), a file that does
+// not parse with a flow-style fail_mode: closed or clean-state (closed by
+// default) in it.
+func TestFailClosedBadValueVariants(t *testing.T) {
+	p := failProject(t, "stop_block_limit: three\nstrategies: {mine: {command: 'exit 1', hooks: [Stop], fail_mode: closed}}\n", "")
+	a := answerOf(t, runBinary(t, p, stopPayload(p, "fc11"), ""))
+	wantBlocked(t, a, "strategy:mine")
+	if !strings.Contains(a.SystemMessage, "stop_block_limit") {
+		t.Errorf("the bad top-level value is not named: %+v", a)
+	}
+	p = failProject(t, "strategies: {mine: {command: x, hooks: [Stop], fail_mode: closed}}\noops: [\n", "")
+	wantBlocked(t, answerOf(t, runBinary(t, p, stopPayload(p, "fc12"), "")), "config")
+	p = failProject(t, "strategies:\n  clean-state:\n    require_files: [README.md\n", "")
+	wantDenied(t, answerOf(t, runBinary(t, p, toolPayload(p, "fc13", "Read", map[string]any{"file_path": "x"}), "")), "config")
+	p = failProject(t, "strategies:\n  clean-state:\n    require_files: README.md\n", "")
+	wantBlocked(t, answerOf(t, runBinary(t, p, stopPayload(p, "fc14"), "")), "strategy:clean-state")
+}

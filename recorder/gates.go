@@ -17,22 +17,10 @@ import (
 func DefaultGates(setup gate.Setup) []gate.Gate {
 	var gates []gate.Gate
 	if setup.ConfigErr != nil {
-		gates = append(gates, gate.UnusableConfig(setup.Layout.ConfigPath(), setup.ConfigErr))
+		gates = append(gates, gate.UnusableConfig(setup.Layout.ConfigPath(), setup.ConfigErr, strategy.ClosedByDefault()))
 	}
 	gates = append(gates, requirements.NewGate(setup))
 	gates = append(gates, feedback.Gates(setup)...)
 	gates = append(gates, strategy.Gates(setup)...)
 	return gates
-}
-
-// readsHistory reports whether any gate may read the session's long lists
-// (files, agents): every gate but the requirements framework's, which
-// reads only the session's notes.
-func readsHistory(gates []gate.Gate) bool {
-	for _, g := range gates {
-		if g.Name() != requirements.GateName {
-			return true
-		}
-	}
-	return false
 }

@@ -9,9 +9,10 @@ import (
 	"github.com/dylan-gluck/spcstr/state"
 )
 
-// The event goes into its log under the session's lock, before state.json
-// is written; when the state cannot be updated at all (here the session's
-// folder is a file), it is logged all the same, with the error.
+// The event goes into its log first, before any gate runs and before
+// state.json is written; when the state cannot be updated at all (here the
+// session's folder is a file), the event is logged all the same, and the
+// error follows in answers.json.
 func TestRunLogsEventWhenStateFails(t *testing.T) {
 	p := newProject(t)
 	pl := `{"session_id":"s-ok","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
@@ -35,8 +36,11 @@ func TestRunLogsEventWhenStateFails(t *testing.T) {
 	if len(entries) != 2 || entries[1]["session_id"] != "s-bad" {
 		t.Fatalf("the event of the failed update was not logged: %v", entries)
 	}
-	outcome, _ := entries[1]["outcome"].(map[string]any)
-	if msg, _ := outcome["error"].(string); !strings.Contains(msg, "update state of session s-bad") {
-		t.Fatalf("outcome error = %q", msg)
+	answers := p.log("answers")
+	if len(answers) != 1 || answers[0]["session_id"] != "s-bad" || answers[0]["timestamp"] != entries[1]["timestamp"] {
+		t.Fatalf("answers.json = %v, want the failed update's record, joined to its event", answers)
+	}
+	if msg, _ := answers[0]["error"].(string); !strings.Contains(msg, "update state of session s-bad") {
+		t.Fatalf("answer error = %q", msg)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
@@ -203,6 +204,9 @@ func sessionEvents(ctx context.Context, layout state.Layout, id string) ([]logge
 	if len(events) == 0 {
 		return nil, fmt.Errorf("session %s: no events in %s: %w", id, layout.LogsDir(), os.ErrNotExist)
 	}
+	if err := joinAnswers(ctx, layout, id, needle, events); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(events, func(i, j int) bool { return events[i].at.Before(events[j].at) })
 	return events, nil
 }
@@ -246,4 +250,49 @@ func readOffsets(s *state.Session) int64 {
 		n += a.Cursor.Offset
 	}
 	return n
+}
+
+// joinAnswers gives each event the answer and error recorded for it in
+// answers.json (the hook logs an event before its gates decide): joined
+// by event name and timestamp.
+func joinAnswers(ctx context.Context, layout state.Layout, id string, needle []byte, events []logged) error {
+	type key struct {
+		name string
+		at   int64
+	}
+	index := make(map[key]int, len(events))
+	for i, e := range events {
+		index[key{e.name, e.at.UnixNano()}] = i
+	}
+	found, err := logs.List(layout.LogsDir(), func(f logs.File) bool { return f.Kind == logs.Answers })
+	if err != nil {
+		return err
+	}
+	for _, f := range found {
+		err := logs.ScanFile(f.Path, func(raw []byte) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if !bytes.Contains(raw, needle) {
+				return nil
+			}
+			var a logs.Answer
+			if json.Unmarshal(raw, &a) != nil || a.SessionID != id {
+				return nil
+			}
+			if i, ok := index[key{a.Event, a.Timestamp.UnixNano()}]; ok {
+				if len(a.Answer) > 0 {
+					events[i].answer = a.Answer
+				}
+				if a.Error != "" {
+					events[i].errMsg = strings.TrimPrefix(events[i].errMsg+"; "+a.Error, "; ")
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(f.Path), err)
+		}
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"runtime/debug"
@@ -67,7 +68,7 @@ func Run(ctx context.Context, opt Options) (code int) {
 		// Only when nobody (GOMEMLIMIT, a test) chose a limit already.
 		debug.SetMemoryLimit(MemoryLimit)
 	}
-	r := &run{opt: opt, start: opt.Now()}
+	r := &run{opt: opt, start: opt.Now(), began: time.Now()}
 	defer func() {
 		if p := recover(); p != nil {
 			r.recovered(ctx, p)
@@ -122,8 +123,11 @@ func (o *Options) defaults() {
 }
 
 type run struct {
-	opt    Options
-	start  time.Time
+	opt   Options
+	start time.Time
+	// began is when the hook started by the wall clock (start is the
+	// injected clock's): the gates' budget counts from it.
+	began  time.Time
 	now    time.Time
 	layout state.Layout
 	cfg    *config.Config
@@ -231,11 +235,6 @@ func (r *run) handle(ctx context.Context) {
 	t := r.opt.Now()
 	answer, records, created := r.record(ctx)
 	r.obs.Phase("state_and_gates", t)
-	if !r.logged {
-		// The state update failed before the event was logged under its
-		// lock: log it now all the same.
-		r.logEvent(ctx, answer, len(records))
-	}
 	// Logs torn by hooks killed mid-append are mended by every hook, once
 	// its own event is logged: the mending overlaps the log's fsync.
 	r.repairLogs(ctx)
@@ -257,14 +256,15 @@ func (r *run) handle(ctx context.Context) {
 		r.obs.Phase("archive", t)
 	}
 	// A PermissionRequest no gate decided waits here for the dashboard,
-	// when one is open: the event is logged and no lock is held.
+	// when one is open: the event is logged and no lock is held. Its
+	// answer is recorded as every answer is (answers.json, decisions).
+	t = r.opt.Now()
 	if ans, recs := r.askDashboard(ctx, answer); ans != nil {
 		r.out = ans.Encode()
+		r.appendAnswer(ctx, ans, len(recs), r.opt.Now().Sub(t), nil, nil)
+		r.appendDecisions(ctx, recs)
 		records = append(records, recs...)
 	}
-	t = r.opt.Now()
-	r.appendDecisions(ctx, records)
-	r.obs.Phase("logs", t)
 	if out := r.out; len(out) > 0 {
 		if _, err := r.opt.Stdout.Write(out); err != nil {
 			fmt.Fprintf(r.opt.Stderr, "spcstr hook: write answer: %v\n", err)
@@ -273,13 +273,11 @@ func (r *run) handle(ctx context.Context) {
 	r.finishObserve(len(records), len(r.out) > 0)
 }
 
-// logEvent encodes the answer and appends the event, with it, to the
-// event's log; the fsync of the log starts in the background (waitFlush
-// waits for it).
-func (r *run) logEvent(ctx context.Context, answer *hookio.Answer, decisions int) {
+// logEvent appends the event to its log, before any gate runs; the fsync
+// of the log starts in the background (waitFlush waits for it).
+func (r *run) logEvent(ctx context.Context) {
 	r.logged = true
-	r.out = answer.Encode()
-	r.appendLog(ctx, r.out, decisions)
+	r.appendLog(ctx)
 	if r.flush != nil {
 		done := make(chan struct{})
 		go func(fl *logs.Flush) {
@@ -297,83 +295,150 @@ func (r *run) waitFlush() {
 	}
 }
 
-// record applies the event to state and runs the gates, all under the
-// session's lock. It returns the merged answer and the decision records.
+// record runs the hook's work in the order that keeps every event and
+// never holds the session's lock while a gate runs (docs/answers.md):
+//
+//  1. the event is appended to its log, before any gate runs, so that a
+//     hook killed by Claude Code's timeout still leaves its record;
+//  2. the gates decide on the session's state read without the lock (a
+//     complete state.json, written whole) with the event applied, so that
+//     parallel hooks of one session (parallel tool calls, background
+//     agents) wait for nobody's gate;
+//  3. the answer and the gates' decisions are appended as records of their
+//     own (answers.json, decisions.json);
+//  4. under the session's lock the event is applied to the current state,
+//     with what the gates changed in it (their errors, notes and Stop
+//     counts), and state.json is written.
+//
+// It returns the answer, the decision records (appended already) and
+// whether the session is new.
 func (r *run) record(ctx context.Context) (*hookio.Answer, []gate.Record, bool) {
 	ev := r.ev
+	gates := gate.Active(r.opt.Gates(gate.Setup{Layout: r.layout, Config: r.cfg, ConfigErr: r.cfgErr, Getenv: r.opt.Getenv}))
+	r.logEvent(ctx)
 	var (
 		answer  = &hookio.Answer{}
 		records []gate.Record
 		created bool
+		delta   *gateDelta
 	)
-	ap := &applier{ev: ev, name: r.name, now: r.now, root: r.layout.Root}
-	opt := state.UpdateOptions{Keep: r.cfg.State.Keep, Lazy: state.AllSections &^ sectionsFor(r.name, ev)}
-	if r.dirsErr != nil {
-		answer, records = r.runGates(ctx, &state.Session{SessionID: ev.SessionID}, r.dirsErr)
-		return answer, records, false
+	var unavailable error
+	t := r.opt.Now()
+	if len(gates) > 0 {
+		var s *state.Session
+		s, unavailable = r.snapshot(ctx)
+		if r.dirsErr != nil {
+			unavailable = r.dirsErr
+		}
+		// The gates share a budget that ends inside Claude Code's timeout
+		// for the event (hookio.GateBudget): a gate still deciding then
+		// has failed, and its fail mode answers while Claude Code still
+		// listens.
+		gctx, cancel := context.WithDeadline(ctx, r.began.Add(hookio.GateBudget(r.name)))
+		answer, records, delta = r.runGates(gctx, gates, s, unavailable)
+		cancel()
+		r.obs.Phase("gates", t)
 	}
-	ran := false
-	_, err := r.layout.Update(ctx, ev.SessionID, r.now, opt, func(s *state.Session, fresh bool) error {
-		ran = true
-		created = fresh
-		if b := gitrepo.CachedBranch(r.layout.Root, &s.GitHead); b != "" {
-			s.Branch = b
+	var stateErr error
+	if r.dirsErr == nil {
+		ap := &applier{ev: ev, name: r.name, now: r.now, root: r.layout.Root}
+		opt := state.UpdateOptions{Keep: r.cfg.State.Keep, Lazy: state.AllSections &^ sectionsFor(r.name, ev)}
+		if delta.touches() {
+			opt.Lazy &^= delta.sections()
 		}
-		for _, msg := range r.errs { // config problems found before the lock
-			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: msg})
+		ran := false
+		_, stateErr = r.layout.Update(ctx, ev.SessionID, r.now, opt, func(s *state.Session, fresh bool) error {
+			ran, created = true, fresh
+			r.apply(ap, s)
+			delta.applyTo(s)
+			return nil
+		})
+		if stateErr != nil {
+			r.fail("update state of session %s: %v", ev.SessionID, stateErr)
+			if !ran && len(gates) > 0 && unavailable == nil {
+				// The lock not taken in time, the session's folder
+				// unusable: what the gates decided cannot be kept (their
+				// Stop counts, notes), so the answer does not stand on it.
+				// Each gate that answers this event fails as its
+				// fail_mode says, never silently.
+				unavailable = stateErr
+				answer, records, _ = r.runGates(ctx, gates, &state.Session{SessionID: ev.SessionID}, stateErr)
+			}
 		}
-		ap.apply(s)
-		if r.name == hookio.SessionStart && r.opt.Getenv("SPCSTR_REPLAY") != "1" {
-			// Where the session runs: once per start (a resume may be
-			// in another pane), never on the tool calls' path.
-			s.Terminal = terminalFromEnv(r.opt.Getenv)
-		}
-		if n := len(s.Activity); n > 0 && s.Activity[n-1].Count == 1 {
-			r.touch = true // the first event of this minute
-		} else if n == 1 && s.Activity[0].Count == 2 {
-			r.touch = true // the session's second event: confirm SessionStart's registration
-		}
-		r.startedAt, r.branch, r.transcript, r.title = s.CreatedAt, s.Branch, s.TranscriptPath, s.Title
-		hint := transcript.Hint{Event: r.name, AgentID: ev.AgentID, AgentPath: ev.AgentTranscriptPath}
-		if err := transcript.ReadSession(s, hint); err != nil {
-			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
-		}
-		s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, r.cfg.ContextWindow)
-		r.inheritFork(s)
-		answer, records = r.runGates(ctx, s, nil)
-		// The event goes into its log before state.json is written:
-		// the log is the durable record (a hook killed in between
-		// leaves a state that spcstr rebuild brings up to date), and
-		// its fsync then overlaps the state write.
-		r.logEvent(ctx, answer, len(records))
-		return nil
-	})
-	if err != nil {
-		r.fail("update state of session %s: %v", ev.SessionID, err)
-		if !ran {
-			// The lock not taken in time, the session's folder unusable:
-			// no gate could read its state, so each that answers this
-			// event fails as its fail_mode says (never silently).
-			answer, records = r.runGates(ctx, &state.Session{SessionID: ev.SessionID}, err)
-		}
+	}
+	r.out = answer.Encode()
+	if len(r.out) > 0 || len(records) > 0 || unavailable != nil || stateErr != nil {
+		// Only an event something was decided or went wrong for has an
+		// answer record: most events' gates have nothing to say.
+		r.appendAnswer(ctx, answer, len(records), r.opt.Now().Sub(t), unavailable, stateErr)
+		r.appendDecisions(ctx, records)
 	}
 	return answer, records, created
 }
 
-// runGates asks gate for the one answer to the event, then applies what
-// that answer means for the session's state. unavailable is why the
-// session's state could not be had (s is then a stand-in): the gates fail
-// with it as their fail modes say.
-func (r *run) runGates(ctx context.Context, s *state.Session, unavailable error) (*hookio.Answer, []gate.Record) {
-	gates := r.opt.Gates(gate.Setup{Layout: r.layout, Config: r.cfg, ConfigErr: r.cfgErr, Getenv: r.opt.Getenv})
-	if len(gates) == 0 {
-		return &hookio.Answer{}, nil
+// apply applies the event to the session's state s: the event itself, the
+// branch, the terminal, the transcript's news, and the errors met so far.
+func (r *run) apply(ap *applier, s *state.Session) {
+	if b := gitrepo.CachedBranch(r.layout.Root, &s.GitHead); b != "" {
+		s.Branch = b
 	}
-	if unavailable == nil && readsHistory(gates) {
-		if err := s.Decode(state.AllSections); err != nil {
-			s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
-		}
+	for _, msg := range r.errs { // problems found before the lock
+		s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: msg})
 	}
+	ap.apply(s)
+	if r.name == hookio.SessionStart && r.opt.Getenv("SPCSTR_REPLAY") != "1" {
+		// Where the session runs: once per start (a resume may be
+		// in another pane), never on the tool calls' path.
+		s.Terminal = terminalFromEnv(r.opt.Getenv)
+	}
+	if n := len(s.Activity); n > 0 && s.Activity[n-1].Count == 1 {
+		r.touch = true // the first event of this minute
+	} else if n == 1 && s.Activity[0].Count == 2 {
+		r.touch = true // the session's second event: confirm SessionStart's registration
+	}
+	r.startedAt, r.branch, r.transcript, r.title = s.CreatedAt, s.Branch, s.TranscriptPath, s.Title
+	hint := transcript.Hint{Event: r.name, AgentID: r.ev.AgentID, AgentPath: r.ev.AgentTranscriptPath}
+	if err := transcript.ReadSession(s, hint); err != nil {
+		s.Errors = append(s.Errors, state.Error{Timestamp: r.now, Type: state.ErrorSpcstr, Message: err.Error()})
+	}
+	s.Tokens.ContextWindow = transcript.ContextWindow(s.Model, r.cfg.ContextWindow)
+	r.inheritFork(s)
+}
+
+// snapshot is the session's state as the gates see it: state.json read
+// without the lock (it is always replaced whole), with the event applied.
+// Nothing persists it. unavailable is why it could not be read (a stand-in
+// is returned then): the gates fail as their fail modes say.
+func (r *run) snapshot(_ context.Context) (*state.Session, error) {
+	id := r.ev.SessionID
+	s, err := r.layout.Load(id)
+	switch {
+	case err == nil:
+	case errors.Is(err, fs.ErrNotExist):
+		s = state.New(id, r.layout.Root, r.now)
+	default:
+		return &state.Session{SessionID: id}, err
+	}
+	s.SessionID = id
+	if s.CreatedAt.IsZero() {
+		s.CreatedAt = r.now
+	}
+	if s.ProjectDir == "" {
+		s.ProjectDir = r.layout.Root
+	}
+	ap := &applier{ev: r.ev, name: r.name, now: r.now, root: r.layout.Root}
+	keep := r.touch
+	r.apply(ap, s)
+	r.touch = keep // the locked update decides
+	return s, nil
+}
+
+// runGates asks gate for the one answer to the event, on s (the snapshot,
+// or a stand-in when unavailable says why the session's state could not be
+// had: the gates then fail as their fail modes say). It returns the answer,
+// the decision records and what the gates changed in s.
+func (r *run) runGates(ctx context.Context, gates []gate.Gate, s *state.Session, unavailable error) (*hookio.Answer, []gate.Record, *gateDelta) {
+	before := captureDelta(s)
 	// SPCSTR_REPLAY=1: an event played back by spcstr replay or the demo.
 	replayed := r.opt.Getenv("SPCSTR_REPLAY") == "1"
 	in := &gate.Input{Event: r.ev, Name: r.name, Session: s, Layout: r.layout, Now: r.now, Getenv: r.opt.Getenv, Observe: r.obs,
@@ -383,12 +448,13 @@ func (r *run) runGates(ctx context.Context, s *state.Session, unavailable error)
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: %s\n", msg)
 	}
 	answer := res.Answer
+	d := before.since(s)
 	if r.name == hookio.PreToolUse && answer.HookSpecificOutput != nil &&
 		answer.HookSpecificOutput.PermissionDecision == hookio.PermissionDeny && hookio.IsSubagentTool(r.ev.ToolName) {
 		// The call will not run: it spawns no agent.
-		dropAgentCall(s, r.ev.ToolUseID)
+		d.dropAgent = r.ev.ToolUseID
 	}
-	return answer, res.Records
+	return answer, res.Records, d
 }
 
 func dropAgentCall(s *state.Session, toolUseID string) {
@@ -460,8 +526,10 @@ func (r *run) registryEntry(started time.Time) registry.Entry {
 	}
 }
 
-// appendLog writes the event to .spcstr/logs/<event>.json.
-func (r *run) appendLog(ctx context.Context, answer []byte, decisions int) {
+// appendLog writes the event to .spcstr/logs/<event>.json. Its outcome
+// holds the time and the errors up to then; the answer follows in
+// answers.json (appendAnswer).
+func (r *run) appendLog(ctx context.Context) {
 	input, truncated := logs.CapPayload(r.raw, r.cfg.Logs.MaxPayloadBytes)
 	entry := logs.Entry{
 		Timestamp: r.now,
@@ -471,12 +539,8 @@ func (r *run) appendLog(ctx context.Context, answer []byte, decisions int) {
 		Truncated: truncated,
 		Outcome: &logs.Outcome{
 			DurationMS: float64(r.opt.Now().Sub(r.start).Microseconds()) / 1000,
-			Decisions:  decisions,
 			Error:      strings.Join(r.errs, "; "),
 		},
-	}
-	if len(answer) > 0 {
-		entry.Outcome.Answer = json.RawMessage(strings.TrimSpace(string(answer)))
 	}
 	data, err := entry.Encode()
 	if err != nil {
@@ -513,6 +577,31 @@ func (r *run) keepUnlogged(ctx context.Context, entry []byte, cause error) {
 	}
 	if err != nil {
 		fmt.Fprintf(r.opt.Stderr, "spcstr hook: could not keep the event in rejected.json either: %v\n", err)
+	}
+}
+
+// appendAnswer records what the hook answers to the event in
+// answers.json, once the gates have decided.
+func (r *run) appendAnswer(ctx context.Context, answer *hookio.Answer, decisions int, took time.Duration, unavailable, stateErr error) {
+	rec := logs.Answer{Timestamp: r.now, SessionID: r.ev.SessionID, Event: r.name, ToolUseID: r.ev.ToolUseID,
+		Decisions: decisions, DurationMS: float64(took.Microseconds()) / 1000}
+	if out := answer.Encode(); len(out) > 0 {
+		rec.Answer = json.RawMessage(strings.TrimSpace(string(out)))
+	}
+	var errs []string
+	if unavailable != nil {
+		errs = append(errs, "session state unavailable to the gates: "+unavailable.Error())
+	}
+	if stateErr != nil && !errors.Is(unavailable, stateErr) {
+		errs = append(errs, fmt.Sprintf("update state of session %s: %v", r.ev.SessionID, stateErr))
+	}
+	rec.Error = strings.Join(errs, "; ")
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return
+	}
+	if err := logs.Append(ctx, r.layout.LogPath(logs.Name(logs.Answers, "")), data, logs.Options{MaxBytes: r.cfg.Logs.MaxBytes}); err != nil {
+		r.fail("append answers.json: %v", err)
 	}
 }
 

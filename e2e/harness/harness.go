@@ -340,6 +340,15 @@ func (env *Env) makeProject(sc *Scenario, project, out string) error {
 	for k, v := range sc.Settings {
 		settings[k] = v
 	}
+	// The scenario's own hooks (settings.hooks) run beside the wrapper,
+	// after it, as Claude Code's other hooks of the event.
+	if own, ok := sc.Settings["hooks"].(map[string]any); ok {
+		for ev, entries := range own {
+			list, _ := entries.([]any)
+			prev, _ := hooks[ev].([]any)
+			hooks[ev] = append(prev, list...)
+		}
+	}
 	settings["hooks"] = hooks
 	data, err := json.MarshalIndent(settings, "", "  ")
 	if err != nil {

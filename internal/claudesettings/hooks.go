@@ -3,9 +3,9 @@ package claudesettings
 import (
 	"bytes"
 	"slices"
+	"strconv"
 
 	"github.com/dylan-gluck/spcstr/internal/hookio"
-	"github.com/dylan-gluck/spcstr/internal/permchan"
 )
 
 // noMatcherEvents are the events whose matcher Claude Code ignores
@@ -150,10 +150,13 @@ func (d *Document) Install(hc HookCommand, events []string) Change {
 				return drop
 			}
 			kept = true
-			if prog.text == hc.Program {
+			timed := setTimeout(h, event)
+			if prog.text == hc.Program && !timed {
 				return keep
 			}
-			rewriteProgram(h, prog, hc)
+			if prog.text != hc.Program {
+				rewriteProgram(h, prog, hc)
+			}
 			updated = true
 			return changed
 		})
@@ -170,14 +173,13 @@ func (d *Document) Install(hc HookCommand, events []string) Change {
 				arr = newArray()
 				hooks.set(event, arr)
 			}
-			handler := newObject(
+			arr.items = append(arr.items, newObject(field("hooks", newArray(newObject(
 				field("type", newString("command")),
 				field("command", newString(hc.Line)),
-			)
-			if t, ok := Timeouts[event]; ok {
-				handler.members = append(handler.members, field("timeout", newNumber(t)))
-			}
-			arr.items = append(arr.items, newObject(field("hooks", newArray(handler))))
+				// An explicit timeout: the gates' budget ends inside it
+				// (hookio.GateBudget).
+				field("timeout", newNumber(hookio.Timeout(event))),
+			)))))
 			arr.raw = nil
 			ch.Added = append(ch.Added, event)
 		}
@@ -194,11 +196,6 @@ func (d *Document) Install(hc HookCommand, events []string) Change {
 	}
 	return ch
 }
-
-// Timeouts are the explicit timeouts (seconds) init registers, by event:
-// PermissionRequest waits for the dashboard's answer (internal/permchan),
-// so Claude Code must give it longer than its longest wait.
-var Timeouts = map[string]int{"PermissionRequest": permchan.HookTimeout}
 
 // expandCompact lays out, one element per line, the event arrays and groups
 // under a re-laid-out "hooks" object that were written on one line (a
@@ -353,4 +350,16 @@ func (d *Document) SpcstrCommands() []string {
 		}
 	}
 	return out
+}
+
+// setTimeout gives an spcstr handler the timeout spcstr registers for
+// event (hookio.Timeout) when it has none or another; it reports whether
+// it changed anything.
+func setTimeout(h *node, event string) bool {
+	want := strconv.Itoa(hookio.Timeout(event))
+	if t := h.get("timeout"); t != nil && t.kind == kindScalar && string(t.raw) == want {
+		return false
+	}
+	h.set("timeout", newNumber(hookio.Timeout(event)))
+	return true
 }

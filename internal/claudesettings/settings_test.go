@@ -320,7 +320,8 @@ func TestInstallExactText(t *testing.T) {
         "hooks": [
           {
             "type": "command",
-            "command": "spcstr hook"
+            "command": "spcstr hook",
+            "timeout": 600
           }
         ]
       }
@@ -330,7 +331,8 @@ func TestInstallExactText(t *testing.T) {
         "hooks": [
           {
             "type": "command",
-            "command": "spcstr hook"
+            "command": "spcstr hook",
+            "timeout": 10
           }
         ]
       }
@@ -750,5 +752,25 @@ func TestHandlersAndMatchers(t *testing.T) {
 	}
 	if v, set := d.Bool("disableAllHooks"); !v || !set {
 		t.Errorf("disableAllHooks = %v, %v", v, set)
+	}
+}
+
+// init registers an explicit timeout per event (hookio.Timeout) on the
+// entries it writes and on the spcstr entries it keeps; an entry that has
+// it already is left alone.
+func TestInstallTimeouts(t *testing.T) {
+	d := parse(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"spcstr hook"}]}],`+
+		`"Stop":[{"hooks":[{"type":"command","command":"spcstr hook","timeout":600}]}]}}`)
+	ch := d.Install(short, []string{hookio.UserPromptSubmit, hookio.Stop, hookio.SessionEnd})
+	if !slices.Equal(ch.Updated, []string{hookio.UserPromptSubmit}) || !slices.Equal(ch.Kept, []string{hookio.Stop}) ||
+		!slices.Equal(ch.Added, []string{hookio.SessionEnd}) {
+		t.Fatalf("change = %+v", ch)
+	}
+	got := string(d.Bytes())
+	for _, want := range []string{`"command": "spcstr hook",
+            "timeout": 30`, `"timeout": 600`, `"timeout": 10`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("settings lack %s:\n%s", want, got)
+		}
 	}
 }

@@ -122,8 +122,30 @@ func Load(path string) (*Config, error) {
 		return cfg, fmt.Errorf("read %s: %w", path, err)
 	}
 	parsed := Default()
+	var valueErr error
 	if err := yamlsafe.Unmarshal(data, parsed); err != nil {
-		return cfg, fmt.Errorf("parse %s: %w", path, err)
+		// A file that parses but has a value of the wrong type: each
+		// top-level key is read on its own, so that one bad value
+		// switches off nothing else (its sections, strategies among
+		// them, are still read from the syntax tree).
+		tree, terr := parseTree(data)
+		if terr != nil {
+			return cfg, fmt.Errorf("parse %s: %w", path, err)
+		}
+		parsed = Default()
+		var errs []error
+		if tree != nil {
+			for _, kv := range tree.Values {
+				if e := yaml.NodeToValue(kv, parsed); e != nil {
+					errs = append(errs, e)
+				}
+			}
+		}
+		if len(errs) == 0 {
+			errs = append(errs, err)
+		}
+		parsed.tree, parsed.planted = tree, true
+		valueErr = &ValueError{Path: path, Err: errors.Join(errs...)}
 	}
 	if parsed.Logs.MaxPayloadBytes <= 0 {
 		parsed.Logs.MaxPayloadBytes = DefaultMaxPayloadBytes
@@ -135,8 +157,20 @@ func Load(path string) (*Config, error) {
 		parsed.State.Keep = DefaultStateKeep
 	}
 	parsed.Raw, parsed.Path = data, path
-	return parsed, nil
+	return parsed, valueErr
 }
+
+// ValueError is Load's error for a file that parses but has top-level
+// values of the wrong type (`stop_block_limit: three`): those keep their
+// defaults, every other key and section is read as usual (the Config
+// returned with it holds them).
+type ValueError struct {
+	Path string
+	Err  error
+}
+
+func (e *ValueError) Error() string { return fmt.Sprintf("parse %s: %v", e.Path, e.Err) }
+func (e *ValueError) Unwrap() error { return e.Err }
 
 // Section decodes one top-level section of the file (e.g. "feedback") into
 // v. It does nothing when the file or the section is absent.

@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -64,9 +65,12 @@ func checkFeedback(_ context.Context, env *Env) []Finding {
 // at one hook is fine: their verdicts merge).
 func checkStrategies(_ context.Context, env *Env) []Finding {
 	cfg, err := config.Load(env.ConfigPath())
-	if err != nil {
+	var ve *config.ValueError
+	if err != nil && !errors.As(err, &ve) {
 		return nil // reported by the config check
 	}
+	// A top-level value of the wrong type (reported by the config check)
+	// leaves the strategies readable: each is checked all the same.
 	problems := strategy.ValidateIn(cfg, env.Root)
 	if len(problems) == 0 {
 		if active := strategy.Active(cfg); len(active) > 0 {
@@ -82,6 +86,9 @@ func checkStrategies(_ context.Context, env *Env) []Finding {
 	for _, p := range problems {
 		f := Finding{Severity: Error, Message: p.Message,
 			Fix: "fix the strategies section of .spcstr/config.yaml (see the README's configuration reference)"}
+		if p.Kind == strategy.ProblemWarning {
+			f.Severity, f.Fix = Warning, "check the strategy does what you mean (docs/feedback-and-strategies.md)"
+		}
 		out = append(out, f)
 	}
 	return out

@@ -19,19 +19,20 @@ import (
 type logFile struct {
 	path      string
 	decisions bool // decisions.json (or a rotated one); otherwise an event log
+	answers   bool // answers.json (or a rotated one)
 }
 
 // logFiles lists the logs to read: every event log and decisions log,
 // rotated segments (oldest first) before the live one. The rejected and
 // repairs logs hold no session's entries.
 func logFiles(l state.Layout) ([]logFile, error) {
-	found, err := logs.List(l.LogsDir(), func(f logs.File) bool { return f.Kind.Session() })
+	found, err := logs.List(l.LogsDir(), func(f logs.File) bool { return f.Kind.Session() || f.Kind == logs.Answers })
 	if err != nil {
 		return nil, err
 	}
 	out := make([]logFile, len(found))
 	for i, f := range found {
-		out[i] = logFile{path: f.Path, decisions: f.Kind == logs.Decisions}
+		out[i] = logFile{path: f.Path, decisions: f.Kind == logs.Decisions, answers: f.Kind == logs.Answers}
 	}
 	return out, nil
 }
@@ -121,8 +122,9 @@ type scanner struct {
 	id    string
 	idKey []byte // "session_id":"<id>"
 
-	t    *tally
-	decs bool
+	t       *tally
+	decs    bool
+	answers bool
 }
 
 func newScanner(id string) *scanner {
@@ -131,7 +133,7 @@ func newScanner(id string) *scanner {
 
 // file reads one log with logs.Stream.
 func (sc *scanner) file(f logFile) (*tally, error) {
-	sc.t, sc.decs = newTally(), f.decisions
+	sc.t, sc.decs, sc.answers = newTally(), f.decisions, f.answers
 	err := logs.Stream(f.path, func() { sc.t = newTally() }, func(raw []byte) error {
 		sc.entry(raw)
 		return nil
@@ -160,11 +162,26 @@ func (sc *scanner) entry(raw []byte) {
 	if !sc.mine(raw) {
 		return
 	}
-	if sc.decs {
+	switch {
+	case sc.decs:
 		sc.decision(raw)
+	case sc.answers:
+		sc.answer(raw)
+	default:
+		sc.event(raw)
+	}
+}
+
+// answer takes one of the session's answers.json records: the answer the
+// hook printed, since it logs an event before its gates decide.
+func (sc *scanner) answer(raw []byte) {
+	var a logs.Answer
+	if json.Unmarshal(raw, &a) != nil || a.SessionID != sc.id {
 		return
 	}
-	sc.event(raw)
+	if len(a.Answer) > 0 && string(a.Answer) != "null" {
+		sc.t.answers++
+	}
 }
 
 // decision takes one of the session's decision records, decoded whole as

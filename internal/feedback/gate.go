@@ -31,8 +31,9 @@ func Gates(setup gate.Setup) []gate.Gate {
 	c, err := LoadConfig(setup.Config)
 	if err != nil {
 		// The section does not decode; its fail_mode may still be read.
-		mode, _ := gate.ReadFailMode(setup.Config, "feedback")
-		return []gate.Gate{configProblem{err: err, closed: mode == gate.FailClosed}}
+		// A fail_mode that is neither open nor closed counts as closed.
+		mode, merr := gate.ReadFailMode(setup.Config, "feedback")
+		return []gate.Gate{configProblem{err: err, closed: mode == gate.FailClosed || merr != nil}}
 	}
 	if !c.Enabled {
 		return nil

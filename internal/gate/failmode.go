@@ -3,7 +3,9 @@ package gate
 import (
 	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/dylan-gluck/spcstr/internal/config"
@@ -52,12 +54,18 @@ func ReadFailMode(cfg *config.Config, section string) (string, error) {
 		if kv.Key == nil || kv.Key.String() != "fail_mode" {
 			continue
 		}
-		v := kv.Value.String()
-		switch v {
-		case FailOpen, FailClosed:
+		if kv.Value == nil || kv.Value.Type() == ast.NullType {
+			return "", nil
+		}
+		var v string
+		if yaml.NodeToValue(kv.Value, &v) == nil && (v == FailOpen || v == FailClosed) {
 			return v, nil
 		}
-		return "", config.NodeError(kv.Value, fmt.Errorf("%s.fail_mode %q: want open or closed", section, v))
+		shown := strings.TrimSpace(kv.Value.String())
+		if v != "" {
+			shown = fmt.Sprintf("%q", v)
+		}
+		return "", config.NodeError(kv.Value, fmt.Errorf("%s.fail_mode %s: want open or closed", section, shown))
 	}
 	return "", nil
 }
@@ -97,4 +105,25 @@ type Declarer interface {
 func declares(g Gate, in *Input) bool {
 	d, ok := g.(Declarer)
 	return !ok || d.Declares(in)
+}
+
+// Idler is a gate that can tell from its configuration alone that it has
+// nothing to do in this project (the requirements framework without a
+// requirements file): the recorder leaves it out, and when every gate is
+// idle it reads no session state for the gates at all, so that a project
+// without policies pays nothing for them on its hooks.
+type Idler interface {
+	Idle() bool
+}
+
+// Active returns the gates that are not idle.
+func Active(gates []Gate) []Gate {
+	out := gates[:0:0]
+	for _, g := range gates {
+		if i, ok := g.(Idler); ok && i.Idle() {
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
 }

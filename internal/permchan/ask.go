@@ -15,13 +15,12 @@ import (
 )
 
 // Wait bounds: how long the hook waits for the dashboard by default, and
-// at most. `spcstr init` registers PermissionRequest with HookTimeout, a
-// little longer than the longest wait, so that Claude Code never kills a
-// hook that is still waiting on its own terms.
+// at most. `spcstr init` registers PermissionRequest with a timeout a
+// little longer than the longest wait (hookio.Timeout), so that Claude
+// Code never kills a hook that is still waiting on its own terms.
 const (
 	DefaultWait = 300 * time.Second
 	MaxWait     = 600 * time.Second
-	HookTimeout = 610 // seconds, registered by spcstr init
 )
 
 // WaitEnv is the environment variable that sets the hook's wait (a Go

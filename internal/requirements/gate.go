@@ -76,6 +76,10 @@ func (g *Gate) Name() string { return GateName }
 // design), closed when config.yaml says so.
 func (g *Gate) FailClosed() bool { return g.closed }
 
+// Idle implements gate.Idler: without a requirements file the gate has
+// nothing to do, and the recorder reads no state for it.
+func (g *Gate) Idle() bool { return !g.active }
+
 // Evaluate implements gate.Gate.
 func (g *Gate) Evaluate(ctx context.Context, in *gate.Input) ([]gate.Verdict, error) {
 	if !g.active || in.Event == nil {

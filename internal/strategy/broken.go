@@ -3,7 +3,6 @@ package strategy
 import (
 	"context"
 	"fmt"
-	"regexp"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -16,18 +15,18 @@ import (
 // fallbackHooks are the hooks of a strategy whose options did not decode:
 // a command strategy's `hooks:` as far as they parse, a built-in's default
 // hooks, else Stop, SubagentStop and every PreToolUse.
-func fallbackHooks(b builtin, n ast.Node, cfg *config.Config) ([]Hook, *regexp.Regexp) {
+func fallbackHooks(b builtin, n ast.Node, cfg *config.Config) ([]Hook, hookio.Matcher) {
 	var hooks []Hook
-	var matcher *regexp.Regexp
+	var matcher hookio.Matcher
 	if b.description == "" || isCommand(n) {
 		var o struct {
 			Hooks   []string `yaml:"hooks"`
 			Matcher string   `yaml:"matcher"`
 		}
 		_ = yaml.NodeToValue(n, &o)
-		if o.Matcher != "" && o.Matcher != "*" {
-			matcher, _ = regexp.Compile("^(?:" + o.Matcher + ")$")
-		}
+		// A matcher that does not compile: the closed gate covers every
+		// tool of its hooks.
+		matcher, _ = hookio.CompileMatcher(o.Matcher)
 		for _, h := range o.Hooks {
 			if hk, err := ParseHook(h); err == nil {
 				hk.Blocks = gate.CanBlock(hk.Event)
@@ -48,7 +47,7 @@ func fallbackHooks(b builtin, n ast.Node, cfg *config.Config) ([]Hook, *regexp.R
 type brokenGate struct {
 	name    string
 	hooks   []Hook
-	matcher *regexp.Regexp
+	matcher hookio.Matcher
 	err     error
 }
 
@@ -63,7 +62,7 @@ func (g *brokenGate) Declares(in *gate.Input) bool {
 	}
 	for _, h := range g.hooks {
 		if h.Blocks && h.Matches(in.Name, tool) {
-			return g.matcher == nil || !isToolEvent(in.Name) || g.matcher.MatchString(tool)
+			return !isToolEvent(in.Name) || g.matcher.Match(tool)
 		}
 	}
 	return false

@@ -3,12 +3,10 @@ package strategy
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -63,7 +61,7 @@ type commandOptions struct {
 // commandStrategy runs one command strategy.
 type commandStrategy struct {
 	argv    []string // argv[0] is the program; a string command is sh -c
-	matcher *regexp.Regexp
+	matcher hookio.Matcher
 	hooks   []Hook
 	timeout time.Duration
 	version string
@@ -112,13 +110,11 @@ func buildCommand(n ast.Node, _ *config.Config) (Strategy, Common, string, error
 	if o.Timeout > 0 {
 		s.timeout = time.Duration(o.Timeout * float64(time.Second))
 	}
-	if m := o.Matcher; m != "" && m != "*" {
-		re, err := regexp.Compile("^(?:" + m + ")$")
-		if err != nil {
-			return nil, o.Common, "", at(n, "matcher", fmt.Errorf("matcher %q: %w", m, err))
-		}
-		s.matcher = re
+	m, err := hookio.CompileMatcher(o.Matcher)
+	if err != nil {
+		return nil, o.Common, "", at(n, "matcher", err)
 	}
+	s.matcher = m
 	if len(o.Hooks) == 0 {
 		return nil, o.Common, "", at(n, "hooks", errors.New("hooks: a command strategy lists the hooks it runs on (e.g. [PreToolUse])"))
 	}
@@ -143,6 +139,31 @@ func buildCommand(n ast.Node, _ *config.Config) (Strategy, Common, string, error
 
 func (s *commandStrategy) Hooks() []Hook { return s.hooks }
 
+// warnings are what Validate says of a usable command strategy that most
+// likely does not do what it means: a matcher that selects no tool Claude
+// Code knows, a timeout longer than a hook's gate budget.
+func (s *commandStrategy) warnings() []string {
+	var out []string
+	if msg := s.matcher.Unmatched(); msg != "" {
+		out = append(out, msg)
+	}
+	for _, h := range s.hooks {
+		if b := hookio.GateBudget(h.Event); s.timeout > b {
+			out = append(out, fmt.Sprintf("timeout %v cannot fit %s's budget of %v (inside the %d s timeout spcstr init registers): "+
+				"a command still running then has failed, and the fail mode decides", s.timeout, h.Event, b, hookio.Timeout(h.Event)))
+		}
+		if h.Tool == "" || h.Tool == "*" {
+			continue
+		}
+		if m, err := hookio.CompileMatcher(h.Tool); err == nil {
+			if msg := m.Unmatched(); msg != "" {
+				out = append(out, "hook "+h.String()+": "+msg)
+			}
+		}
+	}
+	return out
+}
+
 // checkVersion accepts a short printable version label ("1.2.0", "2024-05-01").
 func checkVersion(v string) error {
 	if len(v) > 64 {
@@ -158,10 +179,10 @@ func checkVersion(v string) error {
 
 // matches applies the matcher to a tool event's tool.
 func (s *commandStrategy) matches(in *gate.Input) bool {
-	if s.matcher == nil || !isToolEvent(in.Name) || in.Event == nil {
+	if !isToolEvent(in.Name) || in.Event == nil {
 		return true
 	}
-	return s.matcher.MatchString(in.Event.ToolName)
+	return s.matcher.Match(in.Event.ToolName)
 }
 
 // Evaluate runs the command and reads its answer. A timeout, a crash (an
@@ -181,7 +202,7 @@ func (s *commandStrategy) Evaluate(ctx context.Context, in *gate.Input) ([]gate.
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, s.argv[0], s.argv[1:]...)
+	cmd := exec.Command(s.argv[0], s.argv[1:]...)
 	cmd.Dir = in.Layout.Root
 	cmd.Stdin = bytes.NewReader(payload)
 	env := append(os.Environ(), "CLAUDE_PROJECT_DIR="+in.Layout.Root)
@@ -191,11 +212,9 @@ func (s *commandStrategy) Evaluate(ctx context.Context, in *gate.Input) ([]gate.
 	cmd.Env = env
 	stdout := &cappedOutput{max: MaxCommandStdout}
 	stderr := &cappedOutput{max: MaxCommandStderr}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	killGroup(cmd)
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	if ctx.Err() == context.DeadlineExceeded {
+	// The answer counts once the command exits (runCommand).
+	err := runCommand(ctx, cmd, stdout, stderr)
+	if errors.Is(err, errTimedOut) {
 		return nil, fmt.Errorf("command timed out after %v", s.timeout)
 	}
 	code := 0
@@ -230,18 +249,6 @@ func (s *commandStrategy) Evaluate(ctx context.Context, in *gate.Input) ([]gate.
 	return parseAnswer(in.Name, bytes.TrimSpace(stdout.buf.Bytes()))
 }
 
-// commandAnswer is the part of Claude Code's hook answer spcstr reads.
-type commandAnswer struct {
-	Decision           string `json:"decision"`
-	Reason             string `json:"reason"`
-	SystemMessage      string `json:"systemMessage"`
-	HookSpecificOutput *struct {
-		PermissionDecision       string `json:"permissionDecision"`
-		PermissionDecisionReason string `json:"permissionDecisionReason"`
-		AdditionalContext        string `json:"additionalContext"`
-	} `json:"hookSpecificOutput"`
-}
-
 // parseAnswer reads an exit-0 answer: empty (nothing to say), JSON in
 // Claude Code's hook output format, or, for SessionStart and
 // UserPromptSubmit, plain text that Claude Code adds as context. Anything
@@ -256,13 +263,10 @@ func parseAnswer(event string, out []byte) ([]gate.Verdict, error) {
 		}
 		return nil, fmt.Errorf("command answered something that is not JSON: %q", cut(out, 80))
 	}
-	var a commandAnswer
-	dec := json.NewDecoder(bytes.NewReader(out))
-	if err := dec.Decode(&a); err != nil {
-		return nil, fmt.Errorf("command answered invalid JSON: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("command answered more than one JSON value")
+	// Keys are read exactly, as Claude Code reads them (hookio.ReadAnswer).
+	a, err := hookio.ReadAnswer(out)
+	if err != nil {
+		return nil, fmt.Errorf("command answered: %w", err)
 	}
 	v := gate.Verdict{SystemMessage: a.SystemMessage}
 	deny := gate.Block

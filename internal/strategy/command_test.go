@@ -66,6 +66,28 @@ func TestCommandStrategy(t *testing.T) {
 		{name: "10 MB of output", command: `'head -c 10485760 /dev/zero | tr "\\0" x'`, hooks: "[Stop]", event: hookio.Stop,
 			wantOpen: "more than 1048576 bytes", wantClosed: `"decision":"block"`,
 			recOpen: "allow/failed-open", recClosed: "block/failed-closed"},
+		{name: "a background child holding stdout does not hold the answer", command: `'sleep 30 & echo "{\"decision\":\"block\",\"reason\":\"answered before the child\"}"'`,
+			hooks: "[Stop]", event: hookio.Stop,
+			wantOpen: `"decision":"block","reason":"answered before the child"`, wantClosed: `"decision":"block","reason":"answered before the child"`,
+			recOpen: "block/enforced", recClosed: "block/enforced"},
+		{name: "a background child holding stderr, exit 2", command: `'(sleep 30 >&2 &); echo held >&2; exit 2'`,
+			hooks: "[Stop]", event: hookio.Stop,
+			wantOpen: `"decision":"block","reason":"held"`, wantClosed: `"decision":"block","reason":"held"`,
+			recOpen: "block/enforced", recClosed: "block/enforced"},
+		{name: "keys are case-sensitive: decision wins over Decision", command: `'echo "{\"decision\":\"block\",\"Decision\":\"approve\",\"reason\":\"exact key\"}"'`,
+			hooks: "[Stop]", event: hookio.Stop,
+			wantOpen: `"decision":"block","reason":"exact key"`, wantClosed: `"decision":"block","reason":"exact key"`,
+			recOpen: "block/enforced", recClosed: "block/enforced"},
+		{name: "keys are case-sensitive: Decision alone is no decision", command: `'echo "{\"Decision\":\"block\",\"Reason\":\"wrong case\"}"'`,
+			hooks: "[Stop]", event: hookio.Stop, recOpen: "allow/enforced", recClosed: "allow/enforced"},
+		{name: "keys are case-sensitive inside hookSpecificOutput", command: `'echo "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"PermissionDecision\":\"allow\",\"permissionDecisionReason\":\"exact\"}}"'`,
+			hooks: "[PreToolUse]", event: hookio.PreToolUse, fields: map[string]any{"tool_name": "Bash"},
+			wantOpen: `"permissionDecision":"deny","permissionDecisionReason":"exact"`, wantClosed: `"permissionDecision":"deny","permissionDecisionReason":"exact"`,
+			recOpen: "deny/enforced", recClosed: "deny/enforced"},
+		{name: "a key given twice: the last wins, as in JSON.parse", command: `'echo "{\"decision\":\"approve\",\"decision\":\"block\",\"reason\":\"last\"}"'`,
+			hooks: "[Stop]", event: hookio.Stop,
+			wantOpen: `"decision":"block","reason":"last"`, wantClosed: `"decision":"block","reason":"last"`,
+			recOpen: "block/enforced", recClosed: "block/enforced"},
 		{name: "dry-run", command: `'echo no >&2; exit 2'`, hooks: "[Stop]", extra: "dry_run: true", event: hookio.Stop,
 			wantOpen: "spcstr dry run: strategy:mine would block this stop (exit-2); not enforced", wantClosed: "would block this stop",
 			recOpen: "block/dry-run", recClosed: "block/dry-run"},
@@ -181,5 +203,79 @@ func TestBrokenClosedStrategyFailsClosed(t *testing.T) {
 	res = gate.Run(context.Background(), gs, p.input(hookio.PreToolUse, map[string]any{"tool_name": "Agent"}), gate.Policy{})
 	if h := res.Answer.HookSpecificOutput; h != nil && h.PermissionDecision != "" {
 		t.Fatalf("Agent call = %+v", res.Answer)
+	}
+}
+
+// A command strategy's matcher means what it means to Claude Code
+// (hookio.Matcher): lists with `|` or `,` and spaces, unanchored regular
+// expressions. Before, spcstr anchored every matcher, so a closed gate with
+// "Edit,Write" never ran on a Write.
+func TestCommandStrategyMatcher(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the commands are sh scripts")
+	}
+	for _, tt := range []struct {
+		matcher string
+		tool    string
+		runs    bool
+	}{
+		{"Edit,Write", "Write", true},
+		{"Edit | Write", "Write", true},
+		{"rit.", "Write", true},
+		{"rit.", "Edit", false},
+		{"mcp__github__.*delete", "mcp__github__delete_repo", true},
+		{"mcp__github__.*delete", "Write", false},
+		{"Edit.*", "NotebookEdit", true},
+		{"^Edit$", "NotebookEdit", false},
+		{"Write", "TodoWrite", false},
+		{"*", "Bash", true},
+	} {
+		p := newProject(t, false)
+		gs := p.gates(fmt.Sprintf("strategies:\n  mine:\n    command: 'echo ran >&2; exit 2'\n    hooks: [PreToolUse]\n    matcher: %q\n    fail_mode: closed\n", tt.matcher))
+		res := gate.Run(context.Background(), gs, p.input(hookio.PreToolUse, map[string]any{"tool_name": tt.tool}), gate.Policy{})
+		h := res.Answer.HookSpecificOutput
+		ran := h != nil && h.PermissionDecision == hookio.PermissionDeny && h.PermissionDecisionReason == "ran"
+		if ran != tt.runs {
+			t.Errorf("matcher %q on %s: ran %t, want %t (answer %s)", tt.matcher, tt.tool, ran, tt.runs, res.Answer.Encode())
+		}
+	}
+}
+
+// strategy validate warns of a matcher that can select no tool, and of a
+// hook's matcher that does not compile.
+func TestCommandStrategyMatcherWarnings(t *testing.T) {
+	for _, tt := range []struct{ matcher, want string }{
+		{"Edit|Write", ""},
+		{"write", "no tool name Claude Code knows"},
+		{"^Wirte$", "matches no tool"},
+		{"mcp__github__.*delete", ""},
+	} {
+		p := newProject(t, false)
+		cfg := cfgFrom(t, fmt.Sprintf("strategies:\n  mine:\n    command: x\n    hooks: [PreToolUse]\n    matcher: %q\n", tt.matcher))
+		cfg.Path = filepath.Join(p.layout.Root, ".spcstr", "config.yaml")
+		var got []string
+		for _, pr := range Validate(cfg) {
+			if pr.Kind != ProblemWarning {
+				t.Errorf("%q: problem %v", tt.matcher, pr)
+			}
+			got = append(got, pr.Message)
+		}
+		if tt.want == "" && len(got) > 0 || tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)) {
+			t.Errorf("%q: warnings %q, want %q", tt.matcher, got, tt.want)
+		}
+	}
+	p := newProject(t, false)
+	cfg := cfgFrom(t, "strategies:\n  mine:\n    command: x\n    hooks: [UserPromptSubmit, SessionEnd, Stop]\n    timeout: 40\n")
+	cfg.Path = filepath.Join(p.layout.Root, ".spcstr", "config.yaml")
+	var got []string
+	for _, pr := range Validate(cfg) {
+		got = append(got, pr.Message)
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "timeout 40s cannot fit UserPromptSubmit's budget of 27s") ||
+		!strings.Contains(got[1], "SessionEnd's budget of 9s") {
+		t.Errorf("timeout warnings %q", got)
+	}
+	if _, problems := Load(cfgFrom(t, "strategies:\n  mine:\n    command: x\n    hooks: ['PreToolUse:Edit(']\n")); len(problems) != 1 {
+		t.Errorf("a hook matcher that does not compile: problems %v", problems)
 	}
 }

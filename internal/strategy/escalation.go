@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -285,17 +286,13 @@ func (s *escalationAdvisor) Advise(ctx context.Context, in *gate.Input, escalate
 func runAdvisor(ctx context.Context, command string, input []byte, dir string, timeout time.Duration) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	cmd := exec.Command("sh", "-c", command)
 	cmd.Dir = dir
 	cmd.Stdin = bytes.NewReader(input)
 	var out capped
 	out.max = maxAdviceBytes
-	cmd.Stdout = &out
-	cmd.Stderr = io.Discard
-	killGroup(cmd)
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	if ctx.Err() == context.DeadlineExceeded {
+	err := runCommand(ctx, cmd, &out, io.Discard)
+	if errors.Is(err, errTimedOut) {
 		return "", fmt.Errorf("no answer within %s", timeout)
 	}
 	if err != nil {

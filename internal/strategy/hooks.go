@@ -40,7 +40,13 @@ func (h Hook) Matches(name, tool string) bool {
 	if h.Event != name {
 		return false
 	}
-	return h.Tool == "" || h.Tool == "*" || h.Tool == tool
+	if h.Tool == "" || h.Tool == "*" || h.Tool == tool {
+		return true
+	}
+	// "PreToolUse:Edit|Write": the tool part is a matcher, read as
+	// Claude Code reads one (hookio.Matcher).
+	m, err := hookio.CompileMatcher(h.Tool)
+	return err == nil && m.Match(tool)
 }
 
 func isToolEvent(name string) bool {
@@ -73,6 +79,11 @@ func ParseHook(s string) (Hook, error) {
 	}
 	if tool != "" && !isToolEvent(ev) {
 		return Hook{}, fmt.Errorf("hook %q: only tool events take a tool", s)
+	}
+	if tool != "" {
+		if _, err := hookio.CompileMatcher(tool); err != nil {
+			return Hook{}, fmt.Errorf("hook %q: %w", s, err)
+		}
 	}
 	if tool == "" && isToolEvent(ev) {
 		tool = "*"

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -188,7 +187,9 @@ type Loaded struct {
 
 // Problem is something wrong with the strategies configuration.
 type Problem struct {
-	// Kind is "config" (a section that cannot be used). There is no
+	// Kind is "config" (a section that cannot be used) or "warning"
+	// (ProblemWarning: the strategy runs, but most likely not as meant,
+	// e.g. a matcher that selects no tool). There is no
 	// conflict kind: gate.Merge merges every verdict, so two strategies
 	// never switch each other off.
 	Kind string
@@ -199,12 +200,21 @@ type Problem struct {
 	// section still says fail_mode: closed: Gates stands in a gate that
 	// fails closed on Hooks (its hooks as far as they can be told).
 	FailClosed bool
-	Hooks      []Hook
-	matcher    *regexp.Regexp // a command strategy's matcher, when it compiles
+	// Kept is set when the strategy runs all the same (an unrecognised
+	// fail_mode, read as closed): no stand-in gate.
+	Kept    bool
+	Hooks   []Hook
+	matcher hookio.Matcher // a command strategy's matcher, when it compiles
 }
 
-// ProblemConfig is the kind of a section that cannot be used.
-const ProblemConfig = "config"
+// Kinds of Problem.
+const (
+	// ProblemConfig is the kind of a section that cannot be used.
+	ProblemConfig = "config"
+	// ProblemWarning is the kind of a usable section that most likely
+	// does not do what it means (Validate only).
+	ProblemWarning = "warning"
+)
 
 func (p Problem) Error() string { return p.Message }
 
@@ -257,41 +267,105 @@ func Load(cfg *config.Config) ([]*Loaded, []Problem) {
 			bad(name, item.Key, fmt.Errorf("unknown strategy (built-in: %s; or give it a command: to run your own)", strings.Join(BuiltinNames(), ", ")))
 			continue
 		}
+		// The fail mode, dry_run and enabled are read from the syntax tree
+		// first, so that they hold even when the rest does not decode.
+		mode, modeErr := readFailMode(item.Value, b.failMode)
+		st := readSwitches(item.Value)
 		s, common, err := b.build(item.Value, cfg)
+		var hooks []Hook
+		if err == nil {
+			hooks, err = narrow(s.Hooks(), common.Hooks)
+			if err != nil {
+				err = at(item.Value, "hooks", err)
+			}
+		}
+		if err == nil && common.StopBlockLimit < 0 {
+			err = at(item.Value, "stop_block_limit", fmt.Errorf("stop_block_limit %d: want a positive number", common.StopBlockLimit))
+		}
 		if err != nil {
+			// Unusable: left out, but not silently. A closed one stands
+			// in as a gate that could not decide on its hooks.
 			bad(name, item.Key, err)
-			if v := child(item.Value, "fail_mode"); v != item.Value && v.String() == FailClosed {
-				problems[len(problems)-1].FailClosed = true
-				problems[len(problems)-1].Hooks, problems[len(problems)-1].matcher = fallbackHooks(b, item.Value, cfg)
+			if mode == FailClosed && st.enabled && !st.dryRun {
+				p := &problems[len(problems)-1]
+				p.FailClosed = true
+				if s != nil {
+					p.Hooks = s.Hooks()
+					if c, ok := s.(*commandStrategy); ok {
+						p.matcher = c.matcher
+					}
+				} else {
+					p.Hooks, p.matcher = fallbackHooks(b, item.Value, cfg)
+				}
 			}
 			continue
 		}
-		l := &Loaded{Name: name, Description: b.description, FailMode: b.failMode, DryRun: common.DryRun,
-			Enabled: common.Enabled == nil || *common.Enabled, StopBlockLimit: common.StopBlockLimit, Version: Version(name), strategy: s}
+		l := &Loaded{Name: name, Description: b.description, FailMode: mode, DryRun: common.DryRun,
+			Enabled: common.Enabled == nil || *common.Enabled, StopBlockLimit: common.StopBlockLimit, Version: Version(name), strategy: s, Hooks: hooks}
 		if c, ok := s.(*commandStrategy); ok && c.version != "" {
 			l.Version = c.version
 		}
-		if common.StopBlockLimit < 0 {
-			bad(name, child(item.Value, "stop_block_limit"), fmt.Errorf("stop_block_limit %d: want a positive number", common.StopBlockLimit))
-			continue
+		if modeErr != nil {
+			// An unrecognised fail_mode counts as closed; the strategy
+			// runs, and the problem is named.
+			bad(name, item.Key, modeErr)
+			p := &problems[len(problems)-1]
+			p.FailClosed, p.Kept = true, true
 		}
-		switch common.FailMode {
-		case "":
-		case FailOpen, FailClosed:
-			l.FailMode = common.FailMode
-		default:
-			bad(name, child(item.Value, "fail_mode"), fmt.Errorf("fail_mode %q: want open or closed", common.FailMode))
-			continue
-		}
-		hooks, err := narrow(s.Hooks(), common.Hooks)
-		if err != nil {
-			bad(name, child(item.Value, "hooks"), err)
-			continue
-		}
-		l.Hooks = hooks
 		out = append(out, l)
 	}
 	return out, problems
+}
+
+// readFailMode reads a strategy's fail_mode from its syntax tree: def when
+// it is absent or null, else open or closed; any other value (`Closed`, a
+// typo, a list) counts as closed, with an error naming it.
+func readFailMode(n ast.Node, def string) (string, error) {
+	v := child(n, "fail_mode")
+	if v == n || v == nil || v.Type() == ast.NullType {
+		return def, nil
+	}
+	var s string
+	if err := yaml.NodeToValue(v, &s); err == nil && (s == FailOpen || s == FailClosed) {
+		return s, nil
+	}
+	shown := strings.TrimSpace(v.String())
+	if s != "" {
+		shown = fmt.Sprintf("%q", s)
+	}
+	return FailClosed, config.NodeError(v, fmt.Errorf("fail_mode %s: want open or closed (read as closed until it is fixed)", shown))
+}
+
+// switches are a strategy's enabled and dry_run as far as they read.
+type switches struct{ enabled, dryRun bool }
+
+// readSwitches reads enabled and dry_run from a strategy's syntax tree, for
+// a strategy whose options do not decode: a value that does not read as a
+// boolean leaves it enforced (enabled, not dry-run).
+func readSwitches(n ast.Node) switches {
+	st := switches{enabled: true}
+	var b bool
+	if v := child(n, "enabled"); v != n && yaml.NodeToValue(v, &b) == nil && !b {
+		st.enabled = false
+	}
+	b = false
+	if v := child(n, "dry_run"); v != n && yaml.NodeToValue(v, &b) == nil && b {
+		st.dryRun = true
+	}
+	return st
+}
+
+// ClosedByDefault names the built-in strategies whose fail_mode is closed
+// unless they say otherwise (gate.UnusableConfig reads a config that does
+// not parse with them).
+func ClosedByDefault() []string {
+	var out []string
+	for _, b := range builtins() {
+		if b.failMode == FailClosed {
+			out = append(out, b.name)
+		}
+	}
+	return out
 }
 
 // Validate reports what is wrong with the strategies configuration, for
@@ -313,6 +387,12 @@ func ValidateIn(cfg *config.Config, root string) []Problem {
 	// Files the strategies read only when they need them (the recorder
 	// does not pay for reading them on every hook): checked here.
 	for _, l := range list {
+		if w, ok := l.strategy.(interface{ warnings() []string }); ok {
+			for _, msg := range w.warnings() {
+				problems = append(problems, Problem{Kind: ProblemWarning, Strategies: []string{l.Name},
+					Message: cfg.Where(nil, "strategies."+l.Name, errors.New(msg))})
+			}
+		}
 		if fc, ok := l.strategy.(interface{ checkFiles(root string) error }); ok {
 			if err := fc.checkFiles(root); err != nil {
 				problems = append(problems, Problem{Kind: ProblemConfig, Strategies: []string{l.Name},
@@ -365,7 +445,7 @@ func Gates(setup gate.Setup) []gate.Gate {
 		gates = append(gates, notice{problems: problems})
 	}
 	for _, p := range problems {
-		if p.FailClosed && len(p.Strategies) == 1 {
+		if p.FailClosed && !p.Kept && len(p.Strategies) == 1 {
 			gates = append(gates, &brokenGate{name: p.Strategies[0], hooks: p.Hooks, matcher: p.matcher, err: errors.New(p.Message)})
 		}
 	}

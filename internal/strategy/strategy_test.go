@@ -94,7 +94,9 @@ func TestLoadValidate(t *testing.T) {
 			loaded:   []string{"output-location"},
 			problems: []string{"config speed-limit", "config clean-state", "config token-budget"}, substr: "unknown strategy"},
 		{name: "bad fail_mode and hook",
-			yaml:     "strategies:\n  clean-state:\n    fail_mode: ajar\n  long-running:\n    hooks: [PreToolUse:Bash]\n",
+			yaml: "strategies:\n  clean-state:\n    fail_mode: ajar\n  long-running:\n    hooks: [PreToolUse:Bash]\n",
+			// An unrecognised fail_mode counts as closed: the strategy runs.
+			loaded:   []string{"clean-state"},
 			problems: []string{"config clean-state", "config long-running"}, substr: "is not a hook this strategy uses"},
 		{name: "total measure refuses percentages",
 			yaml:     "strategies:\n  token-budget:\n    measure: total\n    warn_threshold: 50%\n",

@@ -1,9 +1,0 @@
-//go:build !unix
-
-package strategy
-
-import (
-	"os/exec"
-)
-
-func killGroup(*exec.Cmd) {}
