@@ -43,6 +43,11 @@ func (m Model) header() string {
 	if off := m.strategies.off; len(off) > 0 {
 		marks = append(marks, mark{st.Warn.Render("off: " + strings.Join(off, ", ")), 0})
 	}
+	if closing := m.strategies.closing; len(closing) > 0 {
+		// A closed strategy whose settings cannot be used denies or
+		// blocks everything it covers until its config is fixed.
+		marks = append(marks, mark{st.Error.Render("config error, closed: " + strings.Join(closing, ", ")), 0})
+	}
 	if m.strategies.dryRun {
 		dry := "gates: dry run"
 		if m.width < 60 {

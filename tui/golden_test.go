@@ -161,8 +161,9 @@ func TestGoldenFrames(t *testing.T) {
 		{"damaged-huge", func(f *fixture, t testing.TB) { f.populate(t); f.damage(t) }, []string{"/", "6", "b", "2", "enter", "enter"}},
 		{"help", func(*fixture, testing.TB) {}, []string{"?"}},
 		{"strategies", func(f *fixture, t testing.TB) { f.populate(t); f.strategies(t) }, nil},
-		// A strategy whose section cannot be used is off, and the header
-		// names it (never silently off).
+		// A strategy whose settings cannot be used: the header names it,
+		// off (an open one) or closed (clean-state, closed by default,
+		// denies what it covers), never silently either.
 		{"strategies-off", func(f *fixture, t testing.TB) { f.populate(t); f.brokenStrategy(t) }, nil},
 		{"decisions", func(f *fixture, t testing.TB) { f.populate(t); f.decisions(t) }, []string{"3", "d"}},
 		// One stale session: "1 session", "1 compaction", its run ends at

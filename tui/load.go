@@ -164,8 +164,13 @@ func strategiesCmd(l state.Layout) tea.Cmd {
 			msg.active[i].Name = text.Sanitize(msg.active[i].Name)
 		}
 		for _, p := range strategy.Validate(cfg) {
-			if p.Kind == strategy.ProblemConfig && !p.FailClosed {
-				for _, n := range p.Strategies {
+			if p.Kind != strategy.ProblemConfig {
+				continue
+			}
+			for _, n := range p.Strategies {
+				if p.FailClosed {
+					msg.closing = append(msg.closing, text.Sanitize(n))
+				} else {
 					msg.off = append(msg.off, text.Sanitize(n))
 				}
 			}

@@ -58,7 +58,10 @@ type (
 		// off names the strategies a config problem leaves out (a closed
 		// one is not off: it fails closed on its hooks).
 		off []string
-		err error
+		// closing names the strategies whose settings cannot be used and
+		// whose fail mode is closed: they deny or block all they cover.
+		closing []string
+		err     error
 		// dashboard.notify and how notices are delivered.
 		notify    bool
 		method    notify.Method
