@@ -142,7 +142,13 @@ func entryCmd(l state.Layout, ev store.Event) tea.Cmd {
 			find = func() ([]byte, bool) { return store.FindCustom(l, ev) }
 		}
 		raw, ok := find()
-		return entryMsg{ev: ev, raw: raw, ok: ok}
+		msg := entryMsg{ev: ev, raw: raw, ok: ok}
+		if ok && ev.Event != "Custom" && ev.Event != "Decision" {
+			if a, found := store.FindAnswer(l.LogsDir(), raw); found {
+				msg.answer = &a
+			}
+		}
+		return msg
 	}
 }
 

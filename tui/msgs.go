@@ -6,6 +6,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/pricing"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/internal/strategy"
+	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/tui/loop"
 	"github.com/dylan-gluck/spcstr/tui/notify"
 	"github.com/dylan-gluck/spcstr/tui/reqs"
@@ -83,6 +84,9 @@ type (
 		ev  store.Event
 		raw []byte
 		ok  bool
+		// answer is what the hook answered to the event (nil: nothing
+		// on record, or not an event).
+		answer *logs.Answer
 	}
 	// focusDoneMsg: what o did, or why it could not.
 	focusDoneMsg struct {

@@ -23,6 +23,7 @@ func (m *Model) reach(msg tea.Msg) tea.Cmd {
 		return entryCmd(m.opt.Layout, msg.Event)
 	case entryMsg:
 		if m.showEntry && msg.ev == m.entry.Event() {
+			m.entry.SetAnswer(msg.answer)
 			m.entry.SetRaw(msg.raw, msg.ok)
 		}
 	case focusDoneMsg:

@@ -251,7 +251,10 @@ func Behind(l state.Layout, c *Cursor) (bytes int64, files int, err error) {
 }
 
 // Shipped reports whether a file in .spcstr/logs holds entries spcstr otel
-// ships: the session logs (event logs and decisions), rotated segments
-// too; not the logs of rejected payloads or repairs, nor anything that is
-// not a log.
-func Shipped(name string) bool { return logs.Classify(name).Kind.Session() }
+// ships or joins to what it ships: the session logs (event logs and
+// decisions) and answers.json, rotated segments too; not the logs of
+// rejected payloads or repairs, nor anything that is not a log.
+func Shipped(name string) bool {
+	k := logs.Classify(name).Kind
+	return k.Session() || k == logs.Answers
+}

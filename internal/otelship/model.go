@@ -94,6 +94,9 @@ func (x *shipper) process(it *item) {
 		x.decision(it)
 		return
 	}
+	if it.ans != nil {
+		return // shipped with the event it answered (eventRecord)
+	}
 	x.event(it)
 }
 

@@ -40,6 +40,9 @@ type item struct {
 	ev      *hookio.Event
 	outcome *logs.Outcome
 	dec     *gate.Record
+	// ans is an answers.json record: not shipped itself, it tells what
+	// the hook answered to the event it joins (delta.answers).
+	ans *logs.Answer
 	// path is the file the tool call works on (tool_input's file_path).
 	path string
 }
@@ -51,6 +54,8 @@ type delta struct {
 	order []*item
 	// decisions indexes the decisions by the event they judged.
 	decisions map[decKey][]*gate.Record
+	// answers indexes the answers.json records by the event they answered.
+	answers map[logs.AnswerKey]*logs.Answer
 	// more says that entries were left for another pass.
 	more bool
 }
@@ -75,7 +80,7 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time, limit int
 	dirEntries, err := os.ReadDir(l.LogsDir())
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return &delta{decisions: map[decKey][]*gate.Record{}}, nil
+			return &delta{decisions: map[decKey][]*gate.Record{}, answers: map[logs.AnswerKey]*logs.Answer{}}, nil
 		}
 		return nil, fmt.Errorf("list logs: %w", err)
 	}
@@ -85,12 +90,12 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time, limit int
 			names = append(names, e.Name())
 		}
 	}
-	// Event logs before decisions.json: at equal times a decision follows
-	// the event it judged.
+	// Event logs before decisions.json and answers.json: at equal times a
+	// decision or an answer follows the event it judged.
 	sort.SliceStable(names, func(i, j int) bool {
-		return isDecisions(names[i]) != isDecisions(names[j]) && !isDecisions(names[i])
+		return isEvents(names[i]) && !isEvents(names[j])
 	})
-	d := &delta{decisions: map[decKey][]*gate.Record{}}
+	d := &delta{decisions: map[decKey][]*gate.Record{}, answers: map[logs.AnswerKey]*logs.Answer{}}
 	perFile := max(1, limit/max(1, len(names)))
 	// boundary is the earliest time at which a file's read stopped short:
 	// entries after it in other files wait for the next pass, so that
@@ -104,9 +109,9 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time, limit int
 		}
 		f := &logFile{name: name, id: otelcursor.FileID(fi)}
 		idx := len(d.files)
-		decs := isDecisions(name)
+		kind := logs.Classify(name).Kind
 		_, _, err = logs.TailEntries(path, c.Offset(name, f.id), func(raw []byte, end int64) error {
-			it := decode(raw, decs, content)
+			it := decode(raw, kind, content)
 			if it == nil {
 				// Not an entry spcstr wrote: nothing to ship, but move past it.
 				it = &item{}
@@ -153,6 +158,9 @@ func readDelta(l state.Layout, c *otelcursor.Cursor, cutoff time.Time, limit int
 				k := decKey{it.dec.SessionID, it.dec.Hook, it.dec.Timestamp.UnixNano()}
 				d.decisions[k] = append(d.decisions[k], it.dec)
 			}
+			if it.ans != nil {
+				d.answers[it.ans.Key()] = it.ans
+			}
 		}
 	}
 	d.order = merge(d.files)
@@ -196,18 +204,28 @@ func cut(d *delta, keep func(time.Time) bool) ([][]*item, int) {
 // errStopBefore ends a file's read before the entry that returned it.
 var errStopBefore = errors.New("stop before this entry")
 
-func isDecisions(name string) bool { return logs.Classify(name).Kind == logs.Decisions }
+func isEvents(name string) bool { return logs.Classify(name).Kind == logs.Events }
 
-// decode reads one log entry. It returns nil for anything that is not one.
-// Without content, the payload's bulky fields are dropped at once.
-func decode(raw []byte, decision, content bool) *item {
+// decode reads one entry of a log of the kind given. It returns nil for
+// anything that is not one. Without content, the payload's bulky fields
+// are dropped at once.
+func decode(raw []byte, kind logs.Kind, content bool) *item {
 	sum := sha256.Sum256(raw)
 	it := &item{uid: hex.EncodeToString(sum[:16])}
+	if kind == logs.Answers {
+		a, ok := logs.ReadAnswer(raw)
+		if !ok {
+			return nil
+		}
+		a.Answer = bytes.Clone(a.Answer) // kept: not the whole line
+		it.ans, it.ts, it.session = &a, a.Timestamp, a.SessionID
+		return it
+	}
 	e, ok := logs.ReadHead(raw)
 	if !ok || e.SessionID == "" {
 		return nil
 	}
-	if decision {
+	if kind == logs.Decisions {
 		var r gate.Record
 		if e.Decode(&r) != nil {
 			return nil

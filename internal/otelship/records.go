@@ -11,6 +11,7 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/otelcursor"
+	"github.com/dylan-gluck/spcstr/logs"
 )
 
 // decision handles one gate decision: its metric count and log record.
@@ -84,8 +85,24 @@ func (x *shipper) logEvent(it *item, on string) {
 	add(attrFilePath, x.relPath(nonEmpty(it.path, ev.FilePath)))
 	if o := it.outcome; o != nil {
 		attrs = append(attrs, attribute.Float64("spcstr.hook.duration_ms", o.DurationMS))
-		if o.Decisions > 0 {
-			attrs = append(attrs, attribute.Int("spcstr.decisions", o.Decisions))
+	}
+	// What the hook answered: its record in answers.json, or (an entry
+	// written before answers.json) the entry's own outcome.
+	var answer []byte
+	decisions := 0
+	if a := x.d.answers[logs.EventKey(it.session, it.event, ev.ToolUseID, it.ts)]; a != nil {
+		answer, decisions = a.Answer, a.Decisions
+		attrs = append(attrs, attribute.Float64("spcstr.gate.duration_ms", a.DurationMS))
+	} else if o := it.outcome; o != nil {
+		answer, decisions = o.Answer, o.Decisions
+	}
+	if decisions > 0 {
+		attrs = append(attrs, attribute.Int("spcstr.decisions", decisions))
+	}
+	if len(answer) > 0 && string(answer) != "null" {
+		attrs = append(attrs, attribute.Bool("spcstr.hook.answered", true))
+		if x.opt.IncludeContent {
+			add("spcstr.hook.answer", clip(string(answer)))
 		}
 	}
 	if x.opt.IncludeContent {

@@ -1,6 +1,7 @@
 // Package entry is the dashboard's full view of one log entry, opened with
 // enter on an event or a decision: its whole reason or message wrapped,
-// for a decision its gate and whether it was enforced, and the entry
+// for a decision its gate and whether it was enforced, for an event what
+// the hook answered (store.FindAnswer), and the entry
 // itself as indented JSON, every line sanitised, scrollable. The root reads
 // the entry (store.FindEntry) in a command and hands it over with SetRaw.
 package entry
@@ -16,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dylan-gluck/spcstr/internal/gate"
+	"github.com/dylan-gluck/spcstr/logs"
 	"github.com/dylan-gluck/spcstr/tui/draw"
 	"github.com/dylan-gluck/spcstr/tui/pane"
 	"github.com/dylan-gluck/spcstr/tui/store"
@@ -50,6 +52,9 @@ type Model struct {
 	vp     viewport.Model
 	ev     store.Event
 	raw    []byte
+	// answer is what the hook answered to the event (nil: nothing on
+	// record), read from answers.json beside the entry (store.FindAnswer).
+	answer *logs.Answer
 	state  int // loading, found, missing
 	width  int
 	height int
@@ -76,7 +81,7 @@ func New(st *theme.Styles) *Model {
 
 // Open shows ev while its entry is read.
 func (m *Model) Open(ev store.Event) {
-	m.ev, m.raw, m.state = ev, nil, loading
+	m.ev, m.raw, m.answer, m.state = ev, nil, nil, loading
 	m.vp.GotoTop()
 	m.render()
 }
@@ -91,6 +96,13 @@ func (m *Model) SetRaw(raw []byte, ok bool) {
 	if ok {
 		m.state = found
 	}
+	m.render()
+}
+
+// SetAnswer gives the view what the hook answered to the event (nil:
+// nothing on record).
+func (m *Model) SetAnswer(a *logs.Answer) {
+	m.answer = a
 	m.render()
 }
 
@@ -244,6 +256,7 @@ func (m *Model) render() {
 		para("reason", r.Input.Reason)
 		para("error", cmpOr(r.Input.Error, r.Outcome.Error))
 		para("last message", r.Input.Last)
+		m.renderAnswer(add, kv, para)
 	}
 	switch m.state {
 	case loading:
@@ -266,6 +279,34 @@ func (m *Model) render() {
 		}
 	}
 	m.vp.SetContent(strings.Join(out, "\n"))
+}
+
+// renderAnswer adds what the hook answered to the event: its JSON
+// indented, how many decisions the gates left and how long they took.
+func (m *Model) renderAnswer(add func(string), kv, para func(k, v string)) {
+	a := m.answer
+	if a == nil {
+		return
+	}
+	add("")
+	add(m.styles.Section.Render("Answer"))
+	if len(a.Answer) == 0 || string(a.Answer) == "null" {
+		add(m.styles.Faint.Render("nothing: the event went on"))
+	} else {
+		var buf bytes.Buffer
+		if json.Indent(&buf, a.Answer, "", "  ") != nil {
+			buf.Reset()
+			buf.Write(a.Answer)
+		}
+		para("answered", buf.String())
+	}
+	if a.Decisions > 0 {
+		kv("decisions", fmt.Sprint(a.Decisions))
+	}
+	if a.DurationMS > 0 {
+		kv("gates took", fmt.Sprintf("%.1f ms", a.DurationMS))
+	}
+	para("error", a.Error)
 }
 
 func cmpOr(a, b string) string {
