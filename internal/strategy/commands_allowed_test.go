@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dylan-gluck/spcstr/internal/gate"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
@@ -50,5 +51,17 @@ func TestProjectCommandsRunOnlyWhenAllowed(t *testing.T) {
 	gate.Run(context.Background(), gs, in, gate.Policy{})
 	if _, err := os.Stat(filepath.Join(p.layout.Root, "ran-command")); err != nil {
 		t.Errorf("the command strategy did not run on the hook path: %v", err)
+	}
+	// The notify command runs detached: wait until it has run, so that it
+	// never writes into the project while the test's folder is removed.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(p.layout.Root, "ran-notify")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the notify command did not run on the hook path within 30 s")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
