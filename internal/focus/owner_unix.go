@@ -4,37 +4,22 @@ package focus
 
 import (
 	"os"
-	"syscall"
+
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 func uid() int { return os.Getuid() }
 
-// owner is fi's owner's uid (-1 when unknown).
-func owner(fi os.FileInfo) int {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return int(st.Uid)
-	}
-	return -1
-}
+func owner(fi os.FileInfo) int { return safefs.Owner(fi) }
 
 // ownedPrivateDir says what is wrong with dir as the user's private
-// directory ("" when nothing is): a real directory, not a symlink, the
-// user's, with no access for group or others.
+// directory ("" when nothing is).
 func ownedPrivateDir(dir string) string {
-	fi, err := os.Lstat(dir)
-	switch {
-	case err != nil:
+	why, err := safefs.PrivateDir(dir)
+	if err != nil {
 		return "cannot be read (" + err.Error() + ")"
-	case fi.Mode()&os.ModeSymlink != 0:
-		return "is a symlink"
-	case !fi.IsDir():
-		return "is not a directory"
-	case owner(fi) != uid():
-		return "is not yours"
-	case fi.Mode().Perm()&0o077 != 0:
-		return "others can enter"
 	}
-	return ""
+	return why
 }
 
 // sharedDir says what is wrong with dir as a socket's directory: a real

@@ -18,7 +18,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
+
+	"github.com/dylan-gluck/spcstr/internal/safefs"
 )
 
 // ErrUnsafeDir is returned when the channel's folder exists but is not a
@@ -51,18 +52,12 @@ func SocketPath(dir, root string) string {
 // the user, with no access for group or others. It is the hook's one
 // lstat: a folder that fails it is never used.
 func CheckDir(dir string) error {
-	fi, err := os.Lstat(dir)
+	why, err := safefs.PrivateDir(dir)
 	if err != nil {
 		return err
 	}
-	if fi.Mode()&os.ModeSymlink != 0 || !fi.IsDir() {
-		return fmt.Errorf("%s: %w (not a folder)", dir, ErrUnsafeDir)
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		return fmt.Errorf("%s: %w (mode %o)", dir, ErrUnsafeDir, fi.Mode().Perm())
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("%s: %w (owned by uid %d)", dir, ErrUnsafeDir, st.Uid)
+	if why != "" {
+		return fmt.Errorf("%s: %w (%s)", dir, ErrUnsafeDir, why)
 	}
 	return nil
 }
