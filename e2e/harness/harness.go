@@ -109,24 +109,8 @@ func (env *Env) Run(ctx context.Context, o Options) (*Result, error) {
 	if hook == "" && sc.Helper != "" {
 		hook = ShellQuote(env.Hookwrap) + " helper " + ShellQuote(sc.Helper)
 	}
-	if err := os.WriteFile(filepath.Join(out, "hook_command.txt"), []byte(hook+"\n"), 0o644); err != nil {
+	if err := env.prepare(sc, r, hook, o.Ready); err != nil {
 		return nil, err
-	}
-	for _, f := range []string{"captured.jsonl", "hook_results.jsonl"} {
-		if err := os.WriteFile(filepath.Join(out, f), nil, 0o644); err != nil {
-			return nil, err
-		}
-	}
-	if err := env.makeProject(sc, r.Project, out); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(r.Home, 0o755); err != nil {
-		return nil, err
-	}
-	if o.Ready != nil {
-		if err := o.Ready(r.Project); err != nil {
-			return nil, fmt.Errorf("ready: %w", err)
-		}
 	}
 
 	mock, err := StartMock(sc, filepath.Join(out, "requests.jsonl"))
@@ -312,6 +296,32 @@ func (env *Env) claudeEnv(home, tmp, url string, extra map[string]string) []stri
 		e = append(e, k+"="+v)
 	}
 	return e
+}
+
+// prepare lays out a run's folder before the CLI starts: the hook command
+// the wrapper runs, the empty capture files, the scenario's project, the
+// CLI's home, then the caller's Ready step.
+func (env *Env) prepare(sc *Scenario, r *Result, hook string, ready func(project string) error) error {
+	if err := os.WriteFile(filepath.Join(r.OutDir, "hook_command.txt"), []byte(hook+"\n"), 0o644); err != nil {
+		return err
+	}
+	for _, f := range []string{"captured.jsonl", "hook_results.jsonl"} {
+		if err := os.WriteFile(filepath.Join(r.OutDir, f), nil, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := env.makeProject(sc, r.Project, r.OutDir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(r.Home, 0o755); err != nil {
+		return err
+	}
+	if ready != nil {
+		if err := ready(r.Project); err != nil {
+			return fmt.Errorf("ready: %w", err)
+		}
+	}
+	return nil
 }
 
 // makeProject writes the scenario's files and the settings that register

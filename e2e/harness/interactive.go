@@ -56,24 +56,8 @@ func (env *Env) Start(ctx context.Context, o InteractiveOptions) (*Interactive, 
 		}
 		sc.Settings["statusLine"] = map[string]any{"type": "command", "command": o.StatusLine}
 	}
-	if err := os.WriteFile(filepath.Join(out, "hook_command.txt"), []byte(o.HookCommand+"\n"), 0o644); err != nil {
+	if err := env.prepare(sc, &r.Result, o.HookCommand, o.Ready); err != nil {
 		return nil, err
-	}
-	for _, f := range []string{"captured.jsonl", "hook_results.jsonl"} {
-		if err := os.WriteFile(filepath.Join(out, f), nil, 0o644); err != nil {
-			return nil, err
-		}
-	}
-	if err := env.makeProject(sc, r.Project, out); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(r.Home, 0o755); err != nil {
-		return nil, err
-	}
-	if o.Ready != nil {
-		if err := o.Ready(r.Project); err != nil {
-			return nil, fmt.Errorf("ready: %w", err)
-		}
 	}
 	const key = "sk-ant-api03-offline-mock-key"
 	cfg, _ := json.Marshal(map[string]any{"hasCompletedOnboarding": true, "theme": "dark",
