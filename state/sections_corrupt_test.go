@@ -3,8 +3,11 @@ package state
 import (
 	"bytes"
 	"context"
+	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -50,5 +53,65 @@ func TestDamagedLazySectionSetAside(t *testing.T) {
 	if len(aside) == 0 {
 		entries, _ := os.ReadDir(filepath.Dir(path))
 		t.Errorf("damaged file not kept aside: %v", entries)
+	}
+}
+
+// Sums made another way (an older spcstr wrote CRC-32C) match nothing:
+// the kept sections are checked by a scan, read whole and written back
+// with this version's sums, and no entry is lost.
+func TestForeignSectionSumsAreCheckedNotTrusted(t *testing.T) {
+	l := Layout{Root: t.TempDir()}
+	ctx := context.Background()
+	const id = "oldsums"
+	if _, err := l.Update(ctx, id, t0, UpdateOptions{}, func(s *Session, _ bool) error {
+		s.Prompts = append(s.Prompts, Prompt{Timestamp: t0, Prompt: "hello"})
+		s.Errors = append(s.Errors, Error{Timestamp: t0, Message: "boom"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := l.StatePath(id)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	var s Session
+	if ok, err := decodeSectioned(data, &s, AllSections); !ok || err != nil {
+		t.Fatalf("decodeSectioned: ok=%v err=%v", ok, err)
+	}
+	castagnoli := crc32.MakeTable(crc32.Castagnoli)
+	old := make([]string, len(s.SectionSums))
+	for i := range s.SectionSums {
+		line := bytes.TrimSuffix(bytes.TrimPrefix(lines[i+1], []byte(sectionLine[i].prefix)), []byte(sectionLine[i].suffix))
+		if got := sectionSum(line); got != s.SectionSums[i] {
+			t.Fatalf("section %d: recorded sum %d, sectionSum %d", i, s.SectionSums[i], got)
+		}
+		old[i] = strconv.FormatUint(uint64(crc32.Checksum(line, castagnoli)), 10)
+	}
+	head := lines[0]
+	start := bytes.Index(head, []byte(`"section_sums":[`))
+	end := bytes.IndexByte(head[start:], ']')
+	if start < 0 || end < 0 {
+		t.Fatalf("no section_sums in the head: %s", head)
+	}
+	lines[0] = slices.Concat(head[:start], []byte(`"section_sums":[`+strings.Join(old, ",")), head[start+end:])
+	if err := os.WriteFile(path, bytes.Join(lines, []byte("\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Update(ctx, id, t0, UpdateOptions{Lazy: SectionNotifications}, func(*Session, bool) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	back, err := l.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Prompts) != 1 || back.Prompts[0].Prompt != "hello" || len(back.Errors) != 1 || back.Errors[0].Message != "boom" {
+		t.Errorf("entries lost or damage reported: prompts %+v errors %+v", back.Prompts, back.Errors)
+	}
+	for i, want := range old {
+		if strconv.FormatInt(back.SectionSums[i], 10) == want {
+			t.Errorf("section %d still carries the CRC-32C sum %s", i, want)
+		}
 	}
 }

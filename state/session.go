@@ -142,7 +142,7 @@ type Session struct {
 	// SessionStart hook's environment said (the dashboard's o key).
 	Terminal Terminal `json:"terminal,omitzero"`
 
-	// SectionSums are the CRC-32C checksums of the file's section lines
+	// SectionSums are the CRC-32 (IEEE) checksums of the file's section lines
 	// as the last hook wrote them (docs/state.md): a hook copies a section
 	// whose bytes still match its sum without scanning it, and scans one
 	// that does not (changed outside spcstr) before copying it.

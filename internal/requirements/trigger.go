@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 )
 
 // Trigger is one trigger_tools entry: a tool name, and for Bash optionally a
@@ -217,8 +218,11 @@ func (r *Req) guardsBash(c Call) bool {
 }
 
 // gitCommit matches a `git commit` anywhere in a command line (after
-// git's own options, such as -C DIR or -c KEY=VALUE).
-var gitCommit = regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+-[cC]\s+\S+|\s+--?[\w-]+(?:=\S+)?)*\s+commit(?:\s|$|;|&|\|)`)
+// git's own options, such as -C DIR or -c KEY=VALUE). Compiled on first
+// use, not in every hook's start-up.
+var gitCommit = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s;&|(])git(?:\s+-[cC]\s+\S+|\s+--?[\w-]+(?:=\S+)?)*\s+commit(?:\s|$|;|&|\|)`)
+})
 
 // UsedUpBy reports whether call, once it completed, uses up the
 // single_use requirement r: a Bash trigger of r matches the command, or r
@@ -233,7 +237,7 @@ func (r *Req) UsedUpBy(c Call) bool {
 			return r.guardsBash(c)
 		}
 	}
-	return gitCommit.MatchString(c.Command)
+	return gitCommit().MatchString(c.Command)
 }
 
 // planFile reports whether path is a plan file, which the framework never
