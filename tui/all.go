@@ -120,14 +120,27 @@ func runProgram(ctx context.Context, m tea.Model, noColor bool, in io.Reader, ou
 	if out != nil {
 		popts = append(popts, tea.WithOutput(out))
 	}
+	stdout := out == nil || out == io.Writer(os.Stdout)
 	switch {
 	case noColor:
 		popts = append(popts, tea.WithColorProfile(colorprofile.ASCII))
-	case out == nil || out == io.Writer(os.Stdout):
+	case stdout:
 		// Lip Gloss detected stdout's colours when it was linked in
 		// (its package Writer): asking Bubble Tea to detect them again
 		// would run a second "tmux info" inside tmux, a few ms at start.
 		popts = append(popts, tea.WithColorProfile(lipgloss.Writer.Profile))
+	}
+	if stdout {
+		// The first frame now, not on Bubble Tea's first tick (firstframe.go).
+		profile := lipgloss.Writer.Profile
+		if noColor {
+			profile = colorprofile.ASCII
+		}
+		var painted *paintedOutput
+		if m, painted = paintFirst(os.Stdout, m, profile); painted != nil {
+			popts = append(popts, tea.WithOutput(painted))
+			defer painted.undo()
+		}
 	}
 	final, err := tea.NewProgram(m, popts...).Run()
 	if err != nil && ctx.Err() != nil {
@@ -269,7 +282,11 @@ func (m allModel) Render() string {
 	}
 	st := m.styles
 	title := st.Title.Render("spcstr") + " " + st.Info.Render("all projects")
-	right := st.Subtle.Render(text.Plural(m.list.Len(), "project"))
+	// No count before the projects are read: "0 projects" would be wrong.
+	right := st.Faint.Render("reading…")
+	if m.list.Loaded() {
+		right = st.Subtle.Render(text.Plural(m.list.Len(), "project"))
+	}
 	if c := costLabel(m.list.Totals()); c != "" && m.width >= 80 {
 		right = st.Subtle.Render(c) + " " + right
 	}

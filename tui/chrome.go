@@ -58,7 +58,12 @@ func (m Model) header() string {
 	if c := costTotals(m.strategies.prices, m.st.Summaries(), m.now()); c != "" {
 		marks = append(marks, mark{st.Subtle.Render(c), 4})
 	}
-	marks = append(marks, mark{st.Subtle.Render(count), 3})
+	// Until the session list is read, no count: "0 sessions" would be
+	// a wrong number (the first frame is drawn before any read).
+	reading := !m.st.Ready() || m.st.Loading()
+	if m.st.Ready() || total > 0 {
+		marks = append(marks, mark{st.Subtle.Render(count), 3})
+	}
 	if n := m.st.NeedsInput(); n > 0 {
 		marks = append(marks, mark{st.NeedsInput.Render(fmt.Sprintf("%d need you", n)), 0})
 	}
@@ -68,13 +73,13 @@ func (m Model) header() string {
 	if n := m.ev.FailedOpen(); n > 0 {
 		marks = append(marks, mark{st.Warn.Render(fmt.Sprintf("%d failed open", n)), 0})
 	}
-	if m.st.Loading() {
+	if reading {
 		marks = append(marks, mark{st.Faint.Render("reading…"), 1})
 	}
 	if m.follow {
 		marks = append(marks, mark{st.Info.Render("⇣follow"), 2})
 	}
-	if !m.watching && !m.opt.NoWatch {
+	if m.watchTried && !m.watching && !m.opt.NoWatch {
 		marks = append(marks, mark{st.Warn.Render("not watching"), 0})
 	}
 	join := func(limit int) string {

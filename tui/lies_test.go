@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // TestSortOrderStaysInSight: a sort order other than the default is shown
@@ -39,5 +42,40 @@ func TestFocusedPaneWithoutColour(t *testing.T) {
 		if !strings.Contains(p, "[Reqs]") || strings.Contains(p, "[Sessions]") {
 			t.Errorf("width %d: after 4 the Reqs tab is not the one marked:\n%s", w, p)
 		}
+	}
+}
+
+// TestFirstFrameClaimsNothingUnread: the first frame is drawn before any
+// file is read (firstframe.go), so it must not say "0 sessions", "No
+// sessions yet", "0 projects" or "not watching": it says it is reading.
+// Once the reads are in, the counts are back.
+func TestFirstFrameClaimsNothingUnread(t *testing.T) {
+	f := newFixture(t)
+	f.populate(t)
+	opt := f.options()
+	opt.NoWatch = false
+	m := New(context.Background(), opt)
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 20})
+	first := plain(m)
+	for _, lie := range []string{"0 sessions", "No sessions yet", "not watching"} {
+		if strings.Contains(first, lie) {
+			t.Errorf("the unread first frame says %q:\n%s", lie, first)
+		}
+	}
+	for _, want := range []string{"reading…", "Reading the sessions…"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the unread first frame does not say %q:\n%s", want, first)
+		}
+	}
+	read := start(t, f, 120, 20)
+	if p := plain(read); !strings.Contains(p, "3 sessions") || strings.Contains(p, "reading…") {
+		t.Errorf("once read, the header should count the sessions:\n%s", p)
+	}
+
+	opts, _ := allFixture(t)
+	am := newAllModel(opts, &projCache{})
+	am, _ = driveAll(t, am, tea.WindowSizeMsg{Width: 100, Height: 12})
+	if p := allFrame(t, am); strings.Contains(p, "0 projects") || !strings.Contains(p, "reading…") {
+		t.Errorf("--all's unread first frame:\n%s", p)
 	}
 }

@@ -132,6 +132,7 @@ type Model struct {
 	selState   *state.Session
 	watchErr   string
 	watching   bool
+	watchTried bool          // the watcher's start has answered (until then "not watching" would be a lie)
 	strategies strategiesMsg // the last read of the strategies
 	project    string        // the project folder's name, sanitised
 	// tick is the clock's period (0: no clock; tests).
@@ -176,6 +177,7 @@ func New(ctx context.Context, opt Options) Model {
 	if opt.Back {
 		m.keys.Quit.SetHelp("q", "all projects")
 	}
+	m.list.SetEmptyText("Reading the sessions…") // until the list is read
 	m.list.SetClock(opt.Now)
 	m.list.SetFocused(true)
 	return m
@@ -322,6 +324,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, m.loadReq())
 		}
 	case watchStartedMsg:
+		m.watchTried = true
 		if msg.err != nil {
 			m.watchErr = "not watching for changes: " + msg.err.Error()
 			m.flash(m.watchErr)

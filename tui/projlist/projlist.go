@@ -115,6 +115,9 @@ func (m *Model) SetSize(w, h int) { m.width, m.height = w, h; m.clamp() }
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(st *theme.Styles) { m.styles = st }
 
+// Loaded reports whether the projects have been read (SetGroups).
+func (m *Model) Loaded() bool { return m.loaded }
+
 // SetGroups replaces the projects, keeping the cursor on the same project
 // when it is still listed.
 func (m *Model) SetGroups(groups []Group) {
