@@ -163,6 +163,12 @@ func replay(t *testing.T, name string, caps []capture) []byte {
 		// The sums of the file's sections cover bytes that hold the
 		// temporary folder's name: they change from run to run.
 		st.SectionSums = nil
+		// The Claude Code process is the test's parent here: recorded,
+		// but different from run to run.
+		if st.ClaudePID <= 0 {
+			t.Errorf("session %s: no Claude Code process recorded", id)
+		}
+		st.ClaudePID = 0
 		g.States[id] = st
 	}
 	logPaths, _ := filepath.Glob(filepath.Join(p.layout().LogsDir(), "*.json"))

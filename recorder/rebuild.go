@@ -234,11 +234,11 @@ func RebuildState(ctx context.Context, layout state.Layout, id string, cfg *conf
 		return nil, err
 	}
 	return layout.Update(ctx, id, s.UpdatedAt, state.UpdateOptions{Keep: cfg.State.Keep, Lazy: state.AllSections}, func(cur *state.Session, _ bool) error {
-		// The logs do not hold the hook's environment: the terminal
-		// recorded at the last SessionStart stays.
-		term := cur.Terminal
+		// The logs do not hold the hook's environment: the terminal and
+		// the process recorded at the last SessionStart stay.
+		term, pid := cur.Terminal, cur.ClaudePID
 		*cur = *s
-		cur.Terminal = term
+		cur.Terminal, cur.ClaudePID = term, pid
 		return nil
 	})
 }

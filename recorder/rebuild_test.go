@@ -20,8 +20,10 @@ func comparable(t *testing.T, s *state.Session) string {
 	t.Helper()
 	c := *s
 	// SectionSums frame the file a hook wrote (docs/state.md), not the
-	// session: a state rebuilt in memory has none yet.
-	c.Gates, c.Notes, c.SectionSums = nil, nil, nil
+	// session: a state rebuilt in memory has none yet. The Claude Code
+	// process is the hook's environment, not in the logs (RebuildState
+	// keeps the recorded one: TestRebuildKeepsTheProcess).
+	c.Gates, c.Notes, c.SectionSums, c.ClaudePID = nil, nil, nil, 0
 	data, err := json.MarshalIndent(&c, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +76,35 @@ func TestRebuildEqualsRecorded(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestRebuildKeepsTheProcess: the Claude Code process the hooks recorded
+// (CLAUDE_PID, else their parent; a resume's SessionStart takes the new
+// one) survives spcstr rebuild, which reads only the logs.
+func TestRebuildKeepsTheProcess(t *testing.T) {
+	p := newProject(t)
+	p.env["CLAUDE_PID"] = "4242"
+	p.runAll(`{"hook_event_name":"UserPromptSubmit","session_id":"proc","prompt":"hello"}`)
+	p.env["CLAUDE_PID"] = "4343" // a tool call in the same process: not taken
+	p.runAll(`{"hook_event_name":"PreToolUse","session_id":"proc","tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	if got := p.state("proc").ClaudePID; got != 4242 {
+		t.Fatalf("recorded process %d, want 4242", got)
+	}
+	p.env["CLAUDE_PID"] = "4444"
+	p.runAll(`{"hook_event_name":"SessionStart","session_id":"proc","source":"resume"}`)
+	if got := p.state("proc").ClaudePID; got != 4444 {
+		t.Fatalf("after a resume: process %d, want 4444", got)
+	}
+	cfg, err := config.Load(p.layout().ConfigPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RebuildState(context.Background(), p.layout(), "proc", cfg); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.state("proc").ClaudePID; got != 4444 {
+		t.Errorf("after spcstr rebuild: process %d, want 4444", got)
 	}
 }
 

@@ -22,7 +22,6 @@ import (
 	"github.com/dylan-gluck/spcstr/internal/gitrepo"
 	"github.com/dylan-gluck/spcstr/internal/hookio"
 	"github.com/dylan-gluck/spcstr/internal/observe"
-	"github.com/dylan-gluck/spcstr/internal/projects"
 	"github.com/dylan-gluck/spcstr/internal/registry"
 	"github.com/dylan-gluck/spcstr/internal/termtext"
 	"github.com/dylan-gluck/spcstr/internal/transcript"
@@ -367,6 +366,11 @@ func (r *run) apply(ap *applier, s *state.Session) {
 		// in another pane), never on the tool calls' path.
 		s.Terminal = terminalFromEnv(r.opt.Getenv)
 	}
+	if r.name == hookio.SessionStart || s.ClaudePID == 0 {
+		// Its Claude Code process, for a dashboard that finds no registry
+		// entry (a resume runs in a new process and starts again).
+		s.ClaudePID = r.claudePID()
+	}
 	if n := len(s.Activity); n > 0 && s.Activity[n-1].Count == 1 {
 		r.touch = true // the first event of this minute
 	} else if n == 1 && s.Activity[0].Count == 2 {
@@ -449,55 +453,5 @@ func dropAgentCall(s *state.Session, toolUseID string) {
 			}
 			return
 		}
-	}
-}
-
-// register keeps the session registry current: SessionStart (or the first
-// event of a session spcstr had not seen) registers, SessionEnd removes,
-// and the first event of each minute refreshes last_active.
-func (r *run) register(ctx context.Context, created bool) {
-	path := registry.Path(r.opt.Getenv)
-	var err error
-	switch {
-	case r.name == hookio.SessionEnd:
-		err = registry.Remove(ctx, path, r.ev.SessionID)
-	case r.name == hookio.SessionStart || created:
-		err = registry.Register(ctx, path, r.ev.SessionID, r.registryEntry(r.now), r.opt.Alive)
-	case r.touch:
-		// last_active, refreshed at most once a minute per session; an
-		// entry the framework's write undid is registered again.
-		started := r.now
-		if !r.startedAt.IsZero() {
-			started = r.startedAt
-		}
-		err = registry.Touch(ctx, path, r.ev.SessionID, registry.Now(r.now), r.registryEntry(started))
-	}
-	if err != nil {
-		fmt.Fprintf(r.opt.Stderr, "spcstr hook: session registry: %v\n", err)
-	}
-	if r.name == hookio.SessionStart {
-		// The machine's list of recorded projects (spcstr tui --all): a
-		// read, and a write at most once an hour per project.
-		if err := projects.Remember(ctx, projects.Path(r.opt.Getenv), r.layout.Root, r.now); err != nil {
-			fmt.Fprintf(r.opt.Stderr, "spcstr hook: %v\n", err)
-		}
-	}
-}
-
-// registryEntry is this session's registry entry, started at started.
-func (r *run) registryEntry(started time.Time) registry.Entry {
-	ppid := os.Getppid()
-	if p := r.opt.Getenv("CLAUDE_PID"); p != "" {
-		_, _ = fmt.Sscanf(p, "%d", &ppid) // not a number: the parent's pid stays
-	}
-	branch := r.branch // the state's, from its cached HEAD stamp
-	if branch == "" {
-		if repo, ok := gitrepo.Find(r.layout.Root); ok {
-			branch = repo.Branch()
-		}
-	}
-	return registry.Entry{
-		PID: os.Getpid(), PPID: ppid, ProjectDir: r.layout.Root, Branch: branch,
-		StartedAt: registry.Now(started), LastActive: registry.Now(r.now),
 	}
 }

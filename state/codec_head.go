@@ -87,6 +87,9 @@ func writeHead(w *jwriter.Writer, s *Session) {
 	if !s.Terminal.IsZero() {
 		writeTerminal(o.Key("terminal"), s.Terminal)
 	}
+	if s.ClaudePID != 0 {
+		o.Key("claude_pid").Int(s.ClaudePID)
+	}
 	if len(s.SectionSums) > 0 {
 		jsoncodec.WriteList(o.Key("section_sums"), s.SectionSums, jsoncodec.WriteInt[int64])
 	}
@@ -109,7 +112,7 @@ var headNames = []string{
 	"prompts_total", "errors_total", "notifications_total", "agents_total",
 	"todos", "tasks", "tokens", "compactions", "starts", "event_counts",
 	"last_event", "last_event_at", "activity", "transcript_cursor", "subagents", "claude_cost", "forked_from", "inherited", "inherited_cost", "live", "git_head",
-	"gates", "notes", "terminal", "section_sums",
+	"gates", "notes", "terminal", "claude_pid", "section_sums",
 }
 
 // readHeadMember reads the head member name into s.
@@ -201,6 +204,8 @@ func (s *Session) readHeadMember(name string, l *jlexer.Lexer) bool {
 		return jsoncodec.Map(l, &s.Gates, readGateState)
 	case "terminal":
 		return readTerminal(l, &s.Terminal)
+	case "claude_pid":
+		return jsoncodec.Int(l, &s.ClaudePID)
 	case "section_sums":
 		return jsoncodec.List(l, &s.SectionSums, jsoncodec.Int[int64])
 	default: // notes

@@ -142,6 +142,13 @@ type Session struct {
 	// SessionStart hook's environment said (the dashboard's o key).
 	Terminal Terminal `json:"terminal,omitzero"`
 
+	// ClaudePID is the process id of the session's Claude Code
+	// ($CLAUDE_PID, else the hook's parent), taken at SessionStart or
+	// the first event spcstr saw: the dashboard checks it when the
+	// registry has no entry (the next session's start drops the entry of
+	// a process that is gone), so a crashed session still shows as gone.
+	ClaudePID int `json:"claude_pid,omitempty"`
+
 	// SectionSums are the CRC-32 (IEEE) checksums of the file's section lines
 	// as the last hook wrote them (docs/state.md): a hook copies a section
 	// whose bytes still match its sum without scanning it, and scans one

@@ -77,7 +77,9 @@ type Summary struct {
 	// Wait, Asked, WaitSince and EndReason are state.json's (what the
 	// session waits for, since when; why it ended).
 	Wait, Asked, EndReason string
-	WaitSince              time.Time
+	// ClaudePID is the Claude Code process state.json recorded (0: none).
+	ClaudePID int
+	WaitSince time.Time
 	// Asks is what the session waits for while it needs you, in the
 	// words of state.Status ("needs permission: Bash `npm publish`").
 	Asks string
@@ -172,6 +174,7 @@ func Summarize(s *state.Session, modTime time.Time) Summary {
 		}
 	}
 	sum.Wait, sum.Asked, sum.WaitSince, sum.EndReason = s.WaitKind(), OneLine(s.Asked, 300), s.WaitSince, s.EndReason
+	sum.ClaudePID = s.ClaudePID
 	if st := state.Of(s, state.ProcessAlive); st.Condition.NeedsYou() {
 		if st.Detail == "" && len(s.Notifications) > 0 {
 			n := s.Notifications[len(s.Notifications)-1]
@@ -233,17 +236,21 @@ func lastN[T any](xs []T, n int) []T {
 }
 
 // DisplayStatus is the status to show (state.Of): the state's own, gone
-// when the registry says its Claude Code process is gone, unknown when
-// the registry has no entry for a session that did not end (spcstr cannot
-// tell).
+// when its Claude Code process is gone (the registry's entry says which
+// process; without an entry, the one state.json recorded), unknown when
+// neither names one for a session that did not end (spcstr cannot tell).
 func DisplayStatus(sum Summary, reg registry.File, alive func(pid int) bool) string {
 	if !sum.Loaded || sum.Damaged != "" && sum.Status == "" {
 		return StatusUnknown
 	}
 	proc := state.ProcessUnknown
+	pid := sum.ClaudePID
 	if e, ok := reg.Lookup(sum.ID); ok {
+		proc, pid = state.ProcessAlive, e.PPID
+	}
+	if pid > 0 {
 		proc = state.ProcessAlive
-		if e.PPID > 0 && !alive(e.PPID) {
+		if !alive(pid) {
 			proc = state.ProcessGone
 		}
 	}

@@ -203,19 +203,27 @@ func TestDisplayStatus(t *testing.T) {
 	cases := []struct {
 		id, status, want string
 		loaded           bool
+		pid              int // recorded in state.json
 	}{
-		{"live-session", state.StatusWorking, StatusWorking, true},
-		{"live-session", state.StatusNeedsInput, StatusPermission, true},
-		{"live-session", state.StatusWaiting, StatusIdle, true},
-		{"dead-session", state.StatusWaiting, StatusGone, true},
-		{"dead-session", state.StatusEnded, StatusEnded, true},
-		// No registry entry: spcstr cannot tell (not "stale").
-		{"unregistered-session", state.StatusWorking, StatusUnknown, true},
-		{"unregistered-session", state.StatusEnded, StatusEnded, true},
-		{"live-session", "", StatusUnknown, false},
+		{"live-session", state.StatusWorking, StatusWorking, true, 0},
+		{"live-session", state.StatusNeedsInput, StatusPermission, true, 0},
+		{"live-session", state.StatusWaiting, StatusIdle, true, 0},
+		{"dead-session", state.StatusWaiting, StatusGone, true, 0},
+		{"dead-session", state.StatusEnded, StatusEnded, true, 0},
+		// The registry's entry wins over an older recorded process.
+		{"live-session", state.StatusWorking, StatusWorking, true, 11},
+		// No registry entry nor recorded process: spcstr cannot tell (not "stale").
+		{"unregistered-session", state.StatusWorking, StatusUnknown, true, 0},
+		{"unregistered-session", state.StatusEnded, StatusEnded, true, 0},
+		// No registry entry (the next session's start dropped it): the
+		// process state.json recorded tells.
+		{"unregistered-session", state.StatusWorking, StatusGone, true, 11},
+		{"unregistered-session", state.StatusWaiting, StatusIdle, true, 10},
+		{"unregistered-session", state.StatusEnded, StatusEnded, true, 11},
+		{"live-session", "", StatusUnknown, false, 0},
 	}
 	for _, c := range cases {
-		got := DisplayStatus(Summary{ID: c.id, Status: c.status, Loaded: c.loaded}, reg, alive)
+		got := DisplayStatus(Summary{ID: c.id, Status: c.status, Loaded: c.loaded, ClaudePID: c.pid}, reg, alive)
 		if got != c.want {
 			t.Errorf("%s %s: %s, want %s", c.id, c.status, got, c.want)
 		}
