@@ -93,7 +93,7 @@ func TestPermissionCard(t *testing.T) {
 			p, res := posted(t, context.Background(), srv, dir, f.layout.Root, "npm publish")
 			m = feed(t, m, permReqMsg{p: p})
 			got := plain(m)
-			for _, want := range []string{"needs permission", "Bash", "npm publish", "Publish the package", "ship the release", "waiting  0ms",
+			for _, want := range []string{"needs permission", "Bash", "npm publish", "Publish the package", "ship the release", "waiting  0s",
 				"Bash(npm publish:*)", "y allow once", "esc leave it to the terminal"} {
 				if !strings.Contains(got, want) {
 					t.Fatalf("card lacks %q:\n%s", want, got)

@@ -217,9 +217,19 @@ func (m *Model) FullHelp() [][]key.Binding {
 // ClockKey is what the card shows that changes with the time alone.
 func (m *Model) ClockKey(now time.Time) string {
 	if p := m.Current(); p != nil {
-		return text.Duration(now.Sub(p.Request.AskedAt).Truncate(time.Second))
+		return waited(now.Sub(p.Request.AskedAt))
 	}
 	return ""
+}
+
+// waited is how long a request has waited, in the whole seconds the card
+// redraws by ("0s", "14s", "2m05s"): a tenth would always read ".0".
+func waited(d time.Duration) string {
+	d = max(d, 0).Truncate(time.Second)
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return text.Duration(d)
 }
 
 // Subject is what a prompt asks, for people: "Bash `npm publish`".
@@ -341,7 +351,7 @@ func (m *Model) View() string {
 	out = append(out,
 		text.Fit(st.Faint.Render("  session  ")+title, w),
 		text.Fit(st.Faint.Render("  folder   ")+text.Sanitize(r.Cwd), w),
-		text.Fit(st.Faint.Render("  waiting  ")+text.Duration(m.now().Sub(r.AskedAt).Truncate(time.Second))+
+		text.Fit(st.Faint.Render("  waiting  ")+waited(m.now().Sub(r.AskedAt))+
 			st.Faint.Render("   (the terminal's dialog can answer too; first answer wins)"), w),
 	)
 	if s := suggested(r.Suggestions); s != "" {
