@@ -65,7 +65,7 @@ func main() {
 var (
 	runs      = flag.Int("runs", 300, "hook invocations per measured configuration")
 	prefill   = flag.Int("events", 20000, "events logged before the P2 measurement")
-	longRuns  = flag.Int("long-runs", 21, "PostToolUse hooks measured per session for P2-long")
+	longRuns  = flag.Int("long-runs", 101, "PostToolUse hooks measured per session for P2-long")
 	onlyLong  = flag.Bool("only-long", false, "measure P2-long only (for profiling)")
 	onlyStart = flag.Bool("only-startup", false, "measure the start-up figures only")
 	onlyPerm  = flag.Bool("only-permission", false, "measure the PermissionRequest figures only (no dashboard; a dashboard's answer)")

@@ -59,8 +59,8 @@ func writeHead(w *jwriter.Writer, s *Session) {
 	if !s.Transcript.IsZero() {
 		writeCursor(o.Key("transcript_cursor"), s.Transcript)
 	}
-	if len(s.Subagents) > 0 {
-		jsoncodec.WriteMap(o.Key("subagents"), s.Subagents, writeSubagent)
+	if len(s.Subagents) > 0 || len(s.lz.doneAgents) > 0 {
+		writeSubagents(o.Key("subagents"), s.Subagents, s.lz.doneAgents)
 	}
 	if s.ClaudeCost != nil {
 		writeClaudeCost(o.Key("claude_cost"), *s.ClaudeCost)
@@ -187,7 +187,7 @@ func (s *Session) readHeadMember(name string, l *jlexer.Lexer) bool {
 	case "transcript_cursor":
 		return readCursor(l, &s.Transcript)
 	case "subagents":
-		return jsoncodec.Map(l, &s.Subagents, readSubagent)
+		return s.readSubagents(l)
 	case "claude_cost":
 		return jsoncodec.Ptr(l, &s.ClaudeCost, readClaudeCost)
 	case "forked_from":

@@ -38,6 +38,17 @@ const (
 
 const nSections = 7
 
+// lineSections is every section with a line of its own.
+const lineSections Section = 1<<nSections - 1
+
+// SectionDoneAgents is no line of its own but the finished agents of the
+// head's subagents member: the read positions of the transcripts read to
+// their end (one per agent the session ran). A hook that leaves them
+// encoded copies them back as they were, so a session's finished agents
+// cost a hook next to nothing; LoadDoneSubagents decodes them when
+// something needs every agent (tracking one).
+const SectionDoneAgents Section = 1 << nSections
+
 // sectionLine is how each section's line starts and ends in the layout
 // written by encode: the head object's fields on the first line, then one
 // line per section.
@@ -59,6 +70,13 @@ type lazy struct {
 	extra [nSections][]byte
 	// encoded marks the sections still encoded (zero: all decoded).
 	encoded Section
+	// doneAgents holds the finished agents' members of the subagents
+	// object ("id":{...}, comma-separated) while they are left encoded
+	// (SectionDoneAgents; nil once decoded, or when there are none).
+	doneAgents []byte
+	// keepDone is set while the head is read by an update that leaves
+	// SectionDoneAgents encoded.
+	keepDone bool
 }
 
 // list is a section's list, with its codec (section in codec.go).
@@ -195,7 +213,10 @@ func decodeSectioned(data []byte, s *Session, need Section) (bool, error) {
 		raws[i] = raw
 	}
 	hb := append(append([]byte(nil), h[:len(h)-1]...), '}')
-	if err := jsoncodec.Unmarshal(hb, head{s}); err != nil {
+	s.lz.keepDone = need&SectionDoneAgents == 0
+	err := jsoncodec.Unmarshal(hb, head{s})
+	s.lz.keepDone = false
+	if err != nil {
 		return true, err
 	}
 	// A section left encoded is copied back as it is: it must be JSON,
@@ -217,7 +238,7 @@ func decodeSectioned(data []byte, s *Session, need Section) (bool, error) {
 			return true, fmt.Errorf("its %s line does not parse", strings.TrimSuffix(strings.Trim(sectionLine[i].prefix, `"{:`), `"`))
 		}
 	}
-	s.lz.raw, s.lz.encoded = raws, AllSections
+	s.lz.raw, s.lz.encoded = raws, lineSections
 	return true, s.load(need)
 }
 

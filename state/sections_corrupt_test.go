@@ -115,3 +115,41 @@ func TestForeignSectionSumsAreCheckedNotTrusted(t *testing.T) {
 		}
 	}
 }
+
+// A finished agent left encoded and tracked again without
+// LoadDoneSubagents (a bug) is still written once, finished: state.json
+// never holds an id twice.
+func TestFinishedAgentWrittenOnce(t *testing.T) {
+	l := Layout{Root: t.TempDir()}
+	ctx := context.Background()
+	if _, err := l.Update(ctx, "agents", t0, UpdateOptions{}, func(s *Session, _ bool) error {
+		s.Subagents = map[string]SubagentUsage{"a1": {Cursor: TranscriptCursor{Offset: 50}, Done: true}, "a2": {Cursor: TranscriptCursor{Offset: 7}}}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Update(ctx, "agents", t0, UpdateOptions{Lazy: AllSections}, func(s *Session, _ bool) error {
+		if _, ok := s.Subagents["a1"]; ok {
+			t.Error("the finished agent was decoded by an update that left it encoded")
+		}
+		s.Subagents["a1"] = SubagentUsage{} // no LoadDoneSubagents first
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := l.StatePath("agents")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(data, []byte(`"a1":`)); n != 1 {
+		t.Errorf("a1 written %d times:\n%s", n, data)
+	}
+	back, err := l.Load("agents")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := back.Subagents["a1"]; !a.Done || a.Cursor.Offset != 50 || back.Subagents["a2"].Cursor.Offset != 7 {
+		t.Errorf("agents after the update: %+v", back.Subagents)
+	}
+}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -21,8 +23,9 @@ func TestLazySectionsMatchFullDecode(t *testing.T) {
 	paths := []string{"a.go", `we"ird\path`, "<html>&.go", "x/ä.go", "a.go,", "[a.go]"}
 	for step := 0; step < 300; step++ {
 		now := t0.Add(time.Duration(step) * time.Second)
-		kind := rng.IntN(7)
+		kind := rng.IntN(9)
 		p := paths[rng.IntN(len(paths))] + fmt.Sprint(rng.IntN(20))
+		agent, retire := fmt.Sprintf("a%02d", rng.IntN(40)), rng.IntN(3)
 		change := func(s *Session, _ bool) error {
 			switch kind {
 			case 0:
@@ -50,6 +53,33 @@ func TestLazySectionsMatchFullDecode(t *testing.T) {
 				}
 				c := now
 				s.AgentsHistory = append(s.AgentsHistory, Agent{Name: "x", StartedAt: now, CompletedAt: &c})
+			case 6:
+				// A subagent transcript tracked, as transcript.track does:
+				// every agent loaded first, a known one (done or not) kept.
+				if err := s.LoadDoneSubagents(); err != nil {
+					return err
+				}
+				if _, ok := s.Subagents[agent]; !ok {
+					if s.Subagents == nil {
+						s.Subagents = map[string]SubagentUsage{}
+					}
+					s.Subagents[agent] = SubagentUsage{}
+				}
+			case 7:
+				// The open ones read further, some retired, as
+				// transcript.readSubagents and Retire do (no load).
+				for _, id := range slices.Sorted(maps.Keys(s.Subagents)) {
+					a := s.Subagents[id]
+					if a.Done {
+						continue
+					}
+					a.Cursor.Offset += int64(step)
+					a.ByModel = map[string]ModelUsage{"m": {Input: int64(step)}}
+					if (int(id[len(id)-1])+retire)%3 == 0 {
+						a.Done, a.Stopped, a.ByModel = true, true, nil
+					}
+					s.Subagents[id] = a
+				}
 			}
 			s.ToolsUsed["Read"]++
 			return nil
@@ -79,7 +109,13 @@ func TestLazySectionsMatchFullDecode(t *testing.T) {
 		jb, _ := json.MarshalIndent(b, "", " ")
 		t.Fatalf("lazy and full updates differ:\n%s\n---\n%s", ja, jb)
 	}
-	if a.PromptsTotal == 0 || len(a.Files.Read) == 0 || a.AgentsTotal <= 7 {
+	done := 0
+	for _, sa := range a.Subagents {
+		if sa.Done {
+			done++
+		}
+	}
+	if a.PromptsTotal == 0 || len(a.Files.Read) == 0 || a.AgentsTotal <= 7 || done < 5 {
 		t.Fatalf("the walk exercised too little: %+v", a)
 	}
 	path, _ := lazyL.StatePath("s")

@@ -230,6 +230,7 @@ func (s *Session) AgentUsage(id string) map[string]ModelUsage {
 	if a := s.FindAgent(id); a != nil {
 		add(a.Usage)
 	}
+	_ = s.LoadDoneSubagents() // a finished agent with no AgentsHistory entry keeps its usage there
 	if sub, ok := s.Subagents[id]; ok {
 		add(sub.ByModel)
 		if out == nil {

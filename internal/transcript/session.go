@@ -148,6 +148,9 @@ func Track(s *state.Session, h Hint) {
 	if id == "" {
 		return
 	}
+	if h.Event == "SubagentStart" {
+		_ = s.LoadDoneSubagents() // a resumed agent is a finished one (track says when it cannot tell)
+	}
 	if a, ok := s.Subagents[id]; ok && a.Done && h.Event == "SubagentStart" {
 		a.Done, a.Stopped = false, false // the agent resumed: read what it appends
 		s.Subagents[id] = a
@@ -230,6 +233,9 @@ func validAgentID(id string) bool {
 // track adds a subagent transcript to the session's (a retired one stays
 // retired).
 func track(s *state.Session, id string) {
+	if s.LoadDoneSubagents() != nil {
+		return // which agents finished is unknown: tracking one could count it twice
+	}
 	if _, ok := s.Subagents[id]; ok || len(s.Subagents) >= maxSubagents {
 		return
 	}

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -268,5 +269,67 @@ func TestMessageInTwoTranscripts(t *testing.T) {
 	}
 	if got := s.AgentUsage("a1")["claude-haiku-5-5"].Input; got != 5 {
 		t.Errorf("agent a1's own input %d, want 5", got)
+	}
+}
+
+// A hook leaves the finished agents encoded (state.SectionDoneAgents):
+// an event that names a finished agent, a Stop that lists the subagents
+// folder, and a resume must still find it, never track it again from the
+// start of its transcript (its usage would count twice).
+func TestFinishedAgentsLeftEncodedCountOnce(t *testing.T) {
+	s, sub := sessionDir(t)
+	root := filepath.Dir(s.TranscriptPath)
+	s.ProjectDir = root
+	appendFile(t, s.TranscriptPath, assistant("m1", "claude-opus-5-5", 100, 10, 0, 0, 0, ""))
+	fg := filepath.Join(sub, "agent-afg.jsonl")
+	appendFile(t, fg, assistant("f1", "claude-haiku-5-5", 7, 3, 0, 0, 0, ""))
+	for _, h := range []Hint{{Event: "SubagentStart", AgentID: "afg", AgentPath: fg}, {Event: "SubagentStop", AgentID: "afg", AgentPath: fg}, {Event: "Stop"}} {
+		if err := ReadSession(s, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !s.Subagents["afg"].Done {
+		t.Fatalf("agent not retired: %+v", s.Subagents["afg"])
+	}
+	want := totals(s.Tokens)
+	layout := state.Layout{Root: root}
+	if err := os.MkdirAll(layout.Dir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, now := context.Background(), time.Unix(1700000100, 0)
+	hook := func(h Hint) {
+		t.Helper()
+		lazy := state.UpdateOptions{Lazy: state.AllSections} // as a hook: finished agents left encoded
+		if _, err := layout.Update(ctx, "sid", now, lazy, func(cur *state.Session, fresh bool) error {
+			if fresh {
+				*cur = *s
+				return nil
+			}
+			return ReadSession(cur, h)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hook(Hint{}) // writes the session
+	for _, h := range []Hint{{Event: "PreToolUse", AgentID: "afg", AgentPath: fg}, {Event: "Stop"}, {Event: "PostToolUse"}, {Event: "SessionStart"}} {
+		hook(h)
+		got, err := layout.Load("sid")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if totals(got.Tokens) != want || !got.Subagents["afg"].Done {
+			t.Fatalf("after %s: totals %+v (want %+v), agent %+v", h.Event, totals(got.Tokens), want, got.Subagents["afg"])
+		}
+	}
+	// Resumed: only what it appends counts.
+	appendFile(t, fg, assistant("f2", "claude-haiku-5-5", 2, 2, 0, 0, 0, ""))
+	hook(Hint{Event: "SubagentStart", AgentID: "afg", AgentPath: fg})
+	got, err := layout.Load("sid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Input, want.Output = want.Input+2, want.Output+2
+	if totals(got.Tokens) != want || got.Subagents["afg"].Done {
+		t.Fatalf("after the resume: totals %+v (want %+v), agent %+v", totals(got.Tokens), want, got.Subagents["afg"])
 	}
 }
