@@ -139,7 +139,7 @@ type Env struct {
 	// Version is the running spcstr's version line (buildinfo.String).
 	Version string
 	// ReadVersion reads a program's version line from its file, never by
-	// running it (buildinfo.ReadFile).
+	// running it (readBinaryVersion).
 	ReadVersion func(prog string) (string, error)
 	// ManagedFiles are the organization's managed settings files.
 	ManagedFiles []string
@@ -177,7 +177,7 @@ func DefaultEnv(root string) *Env {
 		ManagedFiles: managedFiles(),
 		Now:          time.Now(),
 		Version:      buildinfo.String(),
-		ReadVersion:  buildinfo.ReadFile,
+		ReadVersion:  readBinaryVersion,
 	}
 	if exe, err := os.Executable(); err == nil {
 		e.Executable = exe
