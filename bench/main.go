@@ -118,6 +118,7 @@ func run() error {
 	if err := build(floor, "./bench/floor"); err != nil {
 		return err
 	}
+	settle(spcstr, hook, tuifloor, peakrss, floor)
 
 	if *onlyLong {
 		return runLong(hook, tmp)

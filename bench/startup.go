@@ -9,8 +9,21 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
+
+// settle readies the machine for measuring after the builds: the ~50 MB
+// they wrote are flushed to disk first (else the kernel's write-back
+// competes with the fsyncs every hook figure includes, and moved P1 by
+// up to 0.1 between runs), and the binaries are read into the page cache,
+// so that no figure's first runs load them from disk.
+func settle(bins ...string) {
+	syscall.Sync()
+	for _, b := range bins {
+		_, _ = os.ReadFile(b)
+	}
+}
 
 // startupRuns is how many times each start-up is measured.
 const startupRuns = 15
