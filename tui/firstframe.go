@@ -22,10 +22,10 @@ import (
 // first frame itself, before the program starts, with the library Bubble
 // Tea renders with (ultraviolet: the same cells, width rules and colour
 // downsampling), and Bubble Tea's first tick redraws the whole screen over
-// it in one write. TestFirstFrameAsBubbleTeaDrawsIt compares the two in a
-// terminal emulator, so a Bubble Tea that draws differently fails there;
-// a Bubble Tea that renders on demand (charmbracelet/bubbletea#1776)
-// makes this unnecessary.
+// it in one write. TestFirstFrameAsBubbleTeaDrawsIt compares the two on a
+// real terminal (tmux), so a Bubble Tea that draws differently fails
+// there; a Bubble Tea that renders on demand (the open pull request
+// charmbracelet/bubbletea#1776) makes this unnecessary.
 
 // frameBytes is the bytes that draw v, full screen in the alternate
 // screen of a w×h terminal, with the cursor hidden: what Bubble Tea's
@@ -35,10 +35,10 @@ func frameBytes(v tea.View, w, h int, env []string, profile colorprofile.Profile
 	uv.NewStyledString(v.Content).Draw(buf, buf.Bounds())
 	var out bytes.Buffer
 	out.WriteString(ansi.SetModeAltScreenSaveCursor + ansi.ResetModeTextCursorEnable)
-	// A renderer on a buffer detects no terminal (and runs no "tmux
-	// info"): the profile is the one the program was given.
 	// Set up as Bubble Tea sets up its renderer (inline, no hard tabs,
-	// no backspace moves), sizes it, and enters its alternate screen.
+	// no backspace moves), sized, then entering its alternate screen. On
+	// a buffer it detects no terminal (and runs no "tmux info"): the
+	// profile is the one the program was given.
 	scr := uv.NewTerminalRenderer(&out, env)
 	scr.SetColorProfile(profile)
 	scr.SetRelativeCursor(true)
