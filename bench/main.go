@@ -88,6 +88,14 @@ func run() error {
 		fmt.Println("scratch folder:", tmp)
 	}
 
+	// The dashboards the bench starts answer permission prompts over a
+	// socket in $XDG_RUNTIME_DIR/spcstr: a private one, never the user's.
+	rt := filepath.Join(tmp, "rt")
+	if err := os.Mkdir(rt, 0o700); err != nil {
+		return err
+	}
+	os.Setenv("XDG_RUNTIME_DIR", rt)
+
 	events, err := loadEvents("bench/testdata/events.jsonl")
 	if err != nil {
 		return err

@@ -80,7 +80,10 @@ func Execute() int {
 		// As cheap as a hook: it runs every few seconds in every session.
 		return recorder.Main(context.Background(), os.Args[1:], recorder.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGHUP: the terminal went away (its pane or window closed, tmux's
+	// server killed). Ended like an interrupt, the dashboard takes its
+	// answer socket away instead of leaving it behind.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	root := NewRootCmd(os.Stdout, os.Stderr)
 	if err := root.ExecuteContext(ctx); err != nil {

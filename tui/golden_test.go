@@ -18,7 +18,16 @@ var update = flag.Bool("update", false, "rewrite the golden frames in testdata/"
 
 func TestMain(m *testing.M) {
 	time.Local = time.UTC
+	// The dashboards the tmux tests start answer permission prompts over
+	// a socket in $XDG_RUNTIME_DIR/spcstr: a private one of this run, never
+	// the user's (internal/permchan).
+	rt, err := os.MkdirTemp("", "spcstr-tui-rt")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_RUNTIME_DIR", rt)
 	code := m.Run()
+	os.RemoveAll(rt)
 	if builtDir != "" {
 		os.RemoveAll(builtDir)
 	}

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dylan-gluck/spcstr/internal/permchan"
 )
 
 // The tmux-driven tests run the real binary in a real terminal: spcstr tui
@@ -231,4 +235,33 @@ func cpuTicks(t testing.TB, pid int) int64 {
 	u, _ := strconv.ParseInt(fields[11], 10, 64)
 	st, _ := strconv.ParseInt(fields[12], 10, 64)
 	return u + st
+}
+
+// TestTmuxClosedTerminalTakesTheSocketAway: a dashboard whose terminal
+// goes away (tmux's server killed: SIGHUP) ends like an interrupt and
+// removes its answer socket, instead of leaving it in the user's folder.
+func TestTmuxClosedTerminalTakesTheSocketAway(t *testing.T) {
+	p := startTUI(t, 100, 30)
+	sock := permchan.SocketPath(permchan.Dir(os.Getenv), p.root)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if fi, err := os.Lstat(sock); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the dashboard never listened on %s", sock)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.run("kill-server")
+	deadline = time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Lstat(sock); errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is still there 30 s after the terminal went away", sock)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
