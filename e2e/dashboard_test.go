@@ -27,7 +27,7 @@ type dashPane struct {
 
 func (p *dashPane) run(args ...string) string {
 	p.t.Helper()
-	out, err := exec.Command(p.tmux, append([]string{"-L", p.sock}, args...)...).CombinedOutput()
+	out, err := exec.Command(p.tmux, append([]string{"-S", p.sock}, args...)...).CombinedOutput()
 	if err != nil {
 		p.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
@@ -35,7 +35,7 @@ func (p *dashPane) run(args ...string) string {
 }
 
 func (p *dashPane) screen() string {
-	out, err := exec.Command(p.tmux, "-L", p.sock, "capture-pane", "-p", "-t", p.session).Output()
+	out, err := exec.Command(p.tmux, "-S", p.sock, "capture-pane", "-p", "-t", p.session).Output()
 	if err != nil {
 		return ""
 	}
@@ -199,8 +199,15 @@ func TestDashboardAnswersPermissions(t *testing.T) {
 // set then.
 func startDashboard(t *testing.T, tm, rt, reg string) (*dashPane, func(string) error, *string) {
 	t.Helper()
-	p := &dashPane{t: t, tmux: tm, sock: fmt.Sprintf("spcstr-dash-%d-%d", os.Getpid(), time.Now().UnixNano()), session: "dash"}
-	t.Cleanup(func() { _ = exec.Command(tm, "-L", p.sock, "kill-server").Run() })
+	// A socket in a folder of the test's own: with -L, tmux 3.3 leaves a
+	// killed server's socket in /tmp/tmux-UID.
+	sockDir, err := os.MkdirTemp("", "tm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(sockDir) })
+	p := &dashPane{t: t, tmux: tm, sock: filepath.Join(sockDir, "s"), session: "dash"}
+	t.Cleanup(func() { _ = exec.Command(tm, "-S", p.sock, "kill-server").Run() })
 	project := new(string)
 	ready := func(proj string) error {
 		*project = proj

@@ -31,11 +31,10 @@ func TestTmuxAllProjects(t *testing.T) {
 		}
 		roots = append(roots, root)
 	}
-	p := &tmuxPane{t: t, tmux: tm, socket: fmt.Sprintf("spcstr-test-all-%d-%d", os.Getpid(), time.Now().UnixNano()),
-		root: roots[1], reg: reg, bin: bin, session: "all"}
+	p := &tmuxPane{t: t, tmux: tm, socket: tmuxSocket(t), root: roots[1], reg: reg, bin: bin, session: "all"}
 	shell := fmt.Sprintf("exec env HOME=%s SPCSTR_REGISTRY=%s TERM=xterm-256color %s tui --all", base, reg, bin)
 	p.run("new-session", "-d", "-s", p.session, "-x", "100", "-y", "24", shell)
-	t.Cleanup(func() { exec.Command(tm, "-L", p.socket, "kill-server").Run() })
+	t.Cleanup(func() { exec.Command(tm, "-S", p.socket, "kill-server").Run() })
 	p.waitFor("2 projects", 30*time.Second)
 	p.waitFor("no sessions yet", 30*time.Second)
 
@@ -60,7 +59,7 @@ func TestTmuxAllProjects(t *testing.T) {
 	p.waitFor("enter open project", 30*time.Second)
 	p.run("send-keys", "-t", p.session, "q")
 	deadline := time.Now().Add(30 * time.Second)
-	for exec.Command(tm, "-L", p.socket, "has-session", "-t", p.session).Run() == nil {
+	for exec.Command(tm, "-S", p.socket, "has-session", "-t", p.session).Run() == nil {
 		if time.Now().After(deadline) {
 			scr, _ := p.capture()
 			t.Fatalf("q did not quit the list:\n%s", scr)

@@ -53,13 +53,13 @@ func TestTmuxFocusGoesToThePane(t *testing.T) {
 	p.run("select-pane", "-t", other) // the target pane is not the active one of its window
 	screen := func(s string) func() (bool, string) {
 		return func() (bool, string) {
-			out, err := exec.Command(p.tmux, "-L", p.socket, "capture-pane", "-p", "-t", dash).Output()
+			out, err := exec.Command(p.tmux, "-S", p.socket, "capture-pane", "-p", "-t", dash).Output()
 			return err == nil && strings.Contains(string(out), s), string(out)
 		}
 	}
 	active := func(pane string) func() (bool, string) {
 		return func() (bool, string) {
-			out, _ := exec.Command(p.tmux, "-L", p.socket, "display-message", "-p", "-t", pane, "#{window_active}#{pane_active}").Output()
+			out, _ := exec.Command(p.tmux, "-S", p.socket, "display-message", "-p", "-t", pane, "#{window_active}#{pane_active}").Output()
 			return strings.TrimSpace(string(out)) == "11", string(out)
 		}
 	}

@@ -99,15 +99,28 @@ func startTUIAt(t testing.TB, root string, w, h int, args ...string) *tmuxPane {
 	return startPane(t, root, reg, bin, shell, w, h)
 }
 
+// tmuxSocket is the path of a private tmux server's socket, in a folder of
+// the test's own (removed with it): with -L, tmux 3.3 leaves a killed
+// server's socket in /tmp/tmux-UID. The folder is short-named, as a
+// socket's path must be.
+func tmuxSocket(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "tm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return filepath.Join(dir, "s")
+}
+
 // startPane runs shell in a new tmux server's only pane and waits for its
 // first frame (a line saying "sessions").
 func startPane(t testing.TB, root, reg, bin, shell string, w, h int) *tmuxPane {
 	t.Helper()
 	tm := needTmux(t)
-	p := &tmuxPane{t: t, tmux: tm, socket: fmt.Sprintf("spcstr-test-%d-%d", os.Getpid(), time.Now().UnixNano()),
-		root: root, reg: reg, bin: bin, session: "tui"}
+	p := &tmuxPane{t: t, tmux: tm, socket: tmuxSocket(t), root: root, reg: reg, bin: bin, session: "tui"}
 	p.run("new-session", "-d", "-s", p.session, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), shell)
-	t.Cleanup(func() { exec.Command(tm, "-L", p.socket, "kill-server").Run() })
+	t.Cleanup(func() { exec.Command(tm, "-S", p.socket, "kill-server").Run() })
 	pid, err := strconv.Atoi(strings.TrimSpace(p.run("display-message", "-p", "-t", p.session, "#{pane_pid}")))
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +132,7 @@ func startPane(t testing.TB, root, reg, bin, shell string, w, h int) *tmuxPane {
 
 func (p *tmuxPane) run(args ...string) string {
 	p.t.Helper()
-	out, err := exec.Command(p.tmux, append([]string{"-L", p.socket}, args...)...).CombinedOutput()
+	out, err := exec.Command(p.tmux, append([]string{"-S", p.socket}, args...)...).CombinedOutput()
 	if err != nil {
 		p.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
@@ -127,7 +140,7 @@ func (p *tmuxPane) run(args ...string) string {
 }
 
 func (p *tmuxPane) capture() (string, bool) {
-	out, err := exec.Command(p.tmux, "-L", p.socket, "capture-pane", "-p", "-t", p.session).Output()
+	out, err := exec.Command(p.tmux, "-S", p.socket, "capture-pane", "-p", "-t", p.session).Output()
 	return string(out), err == nil
 }
 
@@ -185,7 +198,7 @@ func TestTmuxHookAppearsOnScreen(t *testing.T) {
 	// q quits cleanly: the pane's process exits and the server goes away.
 	p.run("send-keys", "-t", p.session, "q")
 	deadline := time.Now().Add(30 * time.Second)
-	for exec.Command(p.tmux, "-L", p.socket, "has-session", "-t", p.session).Run() == nil {
+	for exec.Command(p.tmux, "-S", p.socket, "has-session", "-t", p.session).Run() == nil {
 		if time.Now().After(deadline) {
 			scr, _ := p.capture()
 			t.Fatalf("q did not quit:\n%s", scr)
