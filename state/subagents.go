@@ -27,25 +27,13 @@ func (s *Session) readSubagents(l *jlexer.Lexer) bool {
 	if !s.lz.keepDone {
 		return jsoncodec.Map(l, &s.Subagents, readSubagent)
 	}
-	if l.IsNull() {
-		l.Skip()
-		return true
-	}
-	if !l.IsDelim('{') {
-		l.SkipRecursive()
-		return false
-	}
-	l.Delim('{')
-	ok := true
 	var kept jwriter.Writer
-	for !l.IsDelim('}') && l.Ok() {
-		key := l.UnsafeFieldName(false)
-		l.WantColon()
+	ok := jsoncodec.EachMember(l, func(key string, l *jlexer.Lexer) bool {
 		raw := l.Raw()
 		done, valid := doneFlag(raw)
 		switch {
 		case !valid:
-			ok = false
+			return false
 		case done:
 			if kept.Size() > 0 {
 				kept.RawByte(',')
@@ -53,21 +41,19 @@ func (s *Session) readSubagents(l *jlexer.Lexer) bool {
 			kept.String(key)
 			kept.RawByte(':')
 			kept.Raw(raw, nil)
-		default:
-			var a SubagentUsage
-			sub := jlexer.Lexer{Data: raw}
-			if !readSubagent(&sub, &a) || sub.Error() != nil {
-				ok = false
-				break
-			}
-			if s.Subagents == nil {
-				s.Subagents = map[string]SubagentUsage{}
-			}
-			s.Subagents[strings.Clone(key)] = a
+			return true
 		}
-		l.WantComma()
-	}
-	l.Delim('}')
+		var a SubagentUsage
+		sub := jlexer.Lexer{Data: raw}
+		if !readSubagent(&sub, &a) || sub.Error() != nil {
+			return false
+		}
+		if s.Subagents == nil {
+			s.Subagents = map[string]SubagentUsage{}
+		}
+		s.Subagents[strings.Clone(key)] = a
+		return true
+	})
 	if kept.Size() > 0 {
 		s.lz.doneAgents, _ = kept.BuildBytes()
 	}
@@ -116,19 +102,16 @@ func writeSubagents(w *jwriter.Writer, m map[string]SubagentUsage, kept []byte) 
 	var finished map[string]bool
 	if len(kept) > 0 && len(m) > 0 {
 		l := jlexer.Lexer{Data: slices.Concat([]byte("{"), kept, []byte("}"))}
-		l.Delim('{')
-		for !l.IsDelim('}') && l.Ok() {
-			key := l.UnsafeFieldName(false)
+		jsoncodec.EachMember(&l, func(key string, l *jlexer.Lexer) bool {
 			if _, dup := m[key]; dup {
 				if finished == nil {
 					finished = map[string]bool{}
 				}
 				finished[strings.Clone(key)] = true
 			}
-			l.WantColon()
 			l.SkipRecursive()
-			l.WantComma()
-		}
+			return true
+		})
 	}
 	w.RawByte('{')
 	n := 0

@@ -34,6 +34,20 @@ import (
 // reported false, null is skipped and reported true; otherwise it reports
 // whether every set did (false: a member of another kind than its field).
 func Object(l *jlexer.Lexer, names []string, set func(name string, l *jlexer.Lexer) bool) bool {
+	return EachMember(l, func(key string, l *jlexer.Lexer) bool {
+		if name, found := fieldName(names, key); found {
+			return set(name, l)
+		}
+		l.SkipRecursive()
+		return true
+	})
+}
+
+// EachMember reads the JSON object at l, handing each member's key (valid
+// only during the call) to visit, which reads or skips its value. A value
+// that is not an object is skipped and reported false, null is skipped and
+// reported true; otherwise it reports whether every visit did.
+func EachMember(l *jlexer.Lexer, visit func(key string, l *jlexer.Lexer) bool) bool {
 	switch l.CurrentToken() {
 	case jlexer.TokenNull:
 		l.Skip()
@@ -52,11 +66,7 @@ func Object(l *jlexer.Lexer, names []string, set func(name string, l *jlexer.Lex
 	for !l.IsDelim('}') && l.Ok() {
 		key := l.UnsafeFieldName(false)
 		l.WantColon()
-		if name, found := fieldName(names, key); found {
-			ok = set(name, l) && ok
-		} else {
-			l.SkipRecursive()
-		}
+		ok = visit(key, l) && ok
 		l.WantComma()
 	}
 	l.Delim('}')
