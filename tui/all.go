@@ -121,21 +121,18 @@ func runProgram(ctx context.Context, m tea.Model, noColor bool, in io.Reader, ou
 		popts = append(popts, tea.WithOutput(out))
 	}
 	stdout := out == nil || out == io.Writer(os.Stdout)
-	switch {
-	case noColor:
-		popts = append(popts, tea.WithColorProfile(colorprofile.ASCII))
-	case stdout:
-		// Lip Gloss detected stdout's colours when it was linked in
-		// (its package Writer): asking Bubble Tea to detect them again
-		// would run a second "tmux info" inside tmux, a few ms at start.
-		popts = append(popts, tea.WithColorProfile(lipgloss.Writer.Profile))
+	// Lip Gloss detected stdout's colours when it was linked in (its
+	// package Writer): asking Bubble Tea to detect them again would run a
+	// second "tmux info" inside tmux, a few ms at start.
+	profile := lipgloss.Writer.Profile
+	if noColor {
+		profile = colorprofile.ASCII
+	}
+	if noColor || stdout {
+		popts = append(popts, tea.WithColorProfile(profile))
 	}
 	if stdout {
 		// The first frame now, not on Bubble Tea's first tick (firstframe.go).
-		profile := lipgloss.Writer.Profile
-		if noColor {
-			profile = colorprofile.ASCII
-		}
 		var painted *paintedOutput
 		if m, painted = paintFirst(os.Stdout, m, profile); painted != nil {
 			popts = append(popts, tea.WithOutput(painted))
