@@ -12,6 +12,24 @@ import (
 	"testing"
 )
 
+// written records a session by one update that fill makes, and returns
+// its state.json's path, bytes and lines.
+func written(t *testing.T, l Layout, id string, fill func(*Session)) (path string, data []byte, lines [][]byte) {
+	t.Helper()
+	if _, err := l.Update(context.Background(), id, t0, UpdateOptions{}, func(s *Session, _ bool) error {
+		fill(s)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	path, _ = l.StatePath(id)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, data, bytes.Split(data, []byte("\n"))
+}
+
 // Issue 23 row 8: a damaged line in a section a hook leaves encoded used
 // to be copied back as it was, hook after hook: state.json stayed
 // unparsable. It is now found, the file set aside (kept), and a fresh
@@ -20,18 +38,9 @@ func TestDamagedLazySectionSetAside(t *testing.T) {
 	l := Layout{Root: t.TempDir()}
 	ctx := context.Background()
 	const id = "damaged"
-	if _, err := l.Update(ctx, id, t0, UpdateOptions{}, func(s *Session, _ bool) error {
+	path, _, lines := written(t, l, id, func(s *Session) {
 		s.Prompts = append(s.Prompts, Prompt{Timestamp: t0, Prompt: "hello"})
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	path, _ := l.StatePath(id)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.Split(data, []byte("\n"))
+	})
 	if !bytes.HasPrefix(lines[6], []byte(`"prompts":`)) {
 		t.Fatalf("layout changed: line 7 is %q", lines[6])
 	}
@@ -63,19 +72,10 @@ func TestForeignSectionSumsAreCheckedNotTrusted(t *testing.T) {
 	l := Layout{Root: t.TempDir()}
 	ctx := context.Background()
 	const id = "oldsums"
-	if _, err := l.Update(ctx, id, t0, UpdateOptions{}, func(s *Session, _ bool) error {
+	path, data, lines := written(t, l, id, func(s *Session) {
 		s.Prompts = append(s.Prompts, Prompt{Timestamp: t0, Prompt: "hello"})
 		s.Errors = append(s.Errors, Error{Timestamp: t0, Message: "boom"})
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	path, _ := l.StatePath(id)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.Split(data, []byte("\n"))
+	})
 	var s Session
 	if ok, err := decodeSectioned(data, &s, AllSections); !ok || err != nil {
 		t.Fatalf("decodeSectioned: ok=%v err=%v", ok, err)
